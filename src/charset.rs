@@ -1,0 +1,1 @@
+//! Finding the encoding of a page and decoding it to UTF-8.

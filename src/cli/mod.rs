@@ -1,0 +1,42 @@
+//! Command-line interface: one module per subcommand.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod eval;
+mod extract;
+mod html;
+
+/// dana: fast main-text extraction from HTML pages and WARC archives.
+#[derive(Parser)]
+#[command(name = "dana", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Extract main text from WARC archives (.warc, .warc.gz) to JSONL, WET or text.
+    Extract(extract::Args),
+    /// Extract main text from HTML files (.html, .html.gz, or - for stdin).
+    Html(html::Args),
+    /// Score extractions against gold-standard datasets (word-level LCS P/R/F1).
+    Eval(eval::Args),
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Extract(args) => extract::run(args),
+        Command::Html(args) => html::run(args),
+        Command::Eval(args) => eval::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("dana: error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

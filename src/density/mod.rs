@@ -1,0 +1,1 @@
+//! The shared line-density core.

@@ -1,0 +1,17 @@
+//! dana: main-text extraction from HTML pages and web-crawl archives with the
+//! DANA family of line-density algorithms.
+//!
+//! The crate is organised by concern:
+//! - [`charset`]: finding a page's encoding and decoding it to UTF-8;
+//! - [`density`]: the shared line-density core (tokenizer, counting kernel,
+//!   smoothing, regions, text out);
+//! - [`algorithms`]: the algorithms built on that core, selectable by name;
+//! - [`warc`], [`http`], [`pipeline`], [`output`]: reading crawl archives and
+//!   writing JSONL / WET / text;
+//! - [`eval`]: the word-level LCS metric of the papers.
+
+pub mod algorithms;
+pub mod charset;
+pub mod density;
+
+pub use algorithms::{Algorithm, Extraction, Extractor};
