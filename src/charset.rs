@@ -1,1 +1,203 @@
-//! Finding the encoding of a page and decoding it to UTF-8.
+//! Finding a page's encoding and decoding it to UTF-8.
+//!
+//! The order is the one of the WHATWG encoding sniffing algorithm, with one
+//! correction crawls need:
+//! 1. a byte-order mark;
+//! 2. the charset label from the HTTP `Content-Type` (passed in by the caller);
+//! 3. a `<meta charset>` / `http-equiv` declaration in the first 4 KiB;
+//! 4. for unlabelled pages: UTF-8 if the bytes are valid UTF-8, else the
+//!    guess of `chardetng`.
+//!
+//! The correction: a page labelled with a legacy encoding (windows-1251, GBK,
+//! …) whose bytes are valid UTF-8 and contain non-ASCII bytes is read as
+//! UTF-8. Such pages are common (re-encoded by a CMS or by an earlier tool),
+//! and the chance that legacy-encoded text happens to form valid multi-byte
+//! UTF-8 is negligible. Labels that name no encoding (`utf-4`, `unicode`,
+//! `iso-8859&#8211;1`) are ignored and the next step decides. Decoding is
+//! done by `encoding_rs`; valid UTF-8 is borrowed, not copied.
+
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252, X_USER_DEFINED};
+
+/// How far into the page to look for a `<meta>` charset declaration.
+const META_SCAN: usize = 4096;
+
+/// A page decoded to UTF-8.
+#[derive(Debug)]
+pub struct Decoded<'a> {
+    pub text: &'a str,
+    pub encoding: &'static Encoding,
+}
+
+/// Decodes `raw` to UTF-8, borrowing it when it is valid UTF-8 and decoding
+/// into `buffer` otherwise. `http_charset` is the HTTP charset label, if any.
+pub fn decode<'a>(
+    raw: &'a [u8],
+    http_charset: Option<&str>,
+    buffer: &'a mut String,
+) -> Decoded<'a> {
+    if let Some((encoding, bom)) = Encoding::for_bom(raw) {
+        return decode_with(encoding, raw.get(bom..).unwrap_or_default(), buffer);
+    }
+    let declared = http_charset
+        .and_then(|label| Encoding::for_label(label.trim().as_bytes()))
+        .or_else(|| meta_charset(raw).map(meta_override));
+    let encoding = match declared {
+        Some(enc) if enc == UTF_16LE || enc == UTF_16BE => enc,
+        Some(enc) if enc != UTF_8 && enc.is_ascii_compatible() && looks_like_utf8(raw) => UTF_8,
+        Some(enc) => enc,
+        None if std::str::from_utf8(raw).is_ok() => UTF_8,
+        None => {
+            let mut detector = chardetng::EncodingDetector::new();
+            detector.feed(raw, true);
+            detector.guess(None, true)
+        }
+    };
+    decode_with(encoding, raw, buffer)
+}
+
+/// What a `<meta>` label means: the HTML standard reads UTF-16 labels in
+/// `<meta>` as UTF-8 (the page could not have been parsed that far otherwise)
+/// and x-user-defined as windows-1252.
+fn meta_override(enc: &'static Encoding) -> &'static Encoding {
+    if enc == UTF_16LE || enc == UTF_16BE {
+        UTF_8
+    } else if enc == X_USER_DEFINED {
+        WINDOWS_1252
+    } else {
+        enc
+    }
+}
+
+/// Valid UTF-8 with at least one multi-byte sequence.
+fn looks_like_utf8(raw: &[u8]) -> bool {
+    !raw.is_ascii() && std::str::from_utf8(raw).is_ok()
+}
+
+fn decode_with<'a>(
+    encoding: &'static Encoding,
+    raw: &'a [u8],
+    buffer: &'a mut String,
+) -> Decoded<'a> {
+    if encoding == UTF_8 {
+        if let Ok(text) = std::str::from_utf8(raw) {
+            return Decoded { text, encoding };
+        }
+    }
+    buffer.clear();
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    buffer.reserve(
+        decoder
+            .max_utf8_buffer_length(raw.len())
+            .unwrap_or(raw.len().saturating_mul(3)),
+    );
+    let _ = decoder.decode_to_string(raw, buffer, true);
+    Decoded {
+        text: buffer,
+        encoding,
+    }
+}
+
+/// The encoding declared by a `<meta charset=…>` or
+/// `<meta http-equiv content="…; charset=…">` in the first [`META_SCAN`]
+/// bytes, if it names a known encoding.
+pub fn meta_charset(raw: &[u8]) -> Option<&'static Encoding> {
+    let head = raw.get(..raw.len().min(META_SCAN)).unwrap_or_default();
+    let mut lower = [0u8; META_SCAN];
+    let lower = lower.get_mut(..head.len()).unwrap_or_default();
+    lower
+        .iter_mut()
+        .zip(head)
+        .for_each(|(l, b)| *l = b.to_ascii_lowercase());
+    memchr::memmem::find_iter(lower, b"charset").find_map(|at| {
+        let tag_start = memchr::memrchr(b'<', lower.get(..at)?)?;
+        let tag = lower.get(tag_start..at)?;
+        if !tag.starts_with(b"<meta") || tag.contains(&b'>') {
+            return None;
+        }
+        let rest = lower.get(at + b"charset".len()..)?;
+        let rest = trim_start(rest);
+        let rest = trim_start(rest.strip_prefix(b"=")?);
+        let rest = rest
+            .strip_prefix(b"\"")
+            .or_else(|| rest.strip_prefix(b"'"))
+            .unwrap_or(rest);
+        let len = rest
+            .iter()
+            .position(|&b| {
+                matches!(b, b'"' | b'\'' | b';' | b'>' | b'/') || b.is_ascii_whitespace()
+            })
+            .unwrap_or(rest.len());
+        Encoding::for_label(rest.get(..len)?)
+    })
+}
+
+fn trim_start(bytes: &[u8]) -> &[u8] {
+    let skip = bytes.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    bytes.get(skip..).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use encoding_rs::{GBK, WINDOWS_1251};
+
+    fn run(raw: &[u8], http: Option<&str>) -> (String, &'static str) {
+        let mut buf = String::new();
+        let d = decode(raw, http, &mut buf);
+        (d.text.to_string(), d.encoding.name())
+    }
+
+    #[test]
+    fn finds_meta_declarations() {
+        assert_eq!(meta_charset(b"<html><meta charset=\"GBK\">"), Some(GBK));
+        let http_equiv =
+            b"<META HTTP-EQUIV='Content-Type' CONTENT='text/html; charset=windows-1251'>";
+        assert_eq!(meta_charset(http_equiv), Some(WINDOWS_1251));
+        assert_eq!(meta_charset(b"<p>charset=gbk</p>"), None);
+        assert_eq!(meta_charset(b"<meta charset=utf-4>"), None);
+    }
+
+    #[test]
+    fn http_label_beats_meta_and_bogus_labels_fall_through() {
+        let (cp1251, _, _) = WINDOWS_1251.encode("Привет");
+        let mut page = b"<meta charset=gbk><p>".to_vec();
+        page.extend_from_slice(&cp1251);
+        assert_eq!(
+            run(&page, Some("windows-1251")).0,
+            "<meta charset=gbk><p>Привет"
+        );
+        // A bogus HTTP label falls through to the meta declaration.
+        assert_eq!(run(&page, Some("unicode-1-1-utf-4")).1, "GBK");
+        assert_eq!(run(&page, Some("iso-8859&#8211;1")).1, "GBK");
+    }
+
+    #[test]
+    fn utf8_bytes_declared_legacy_are_read_as_utf8() {
+        let page = "<meta charset=windows-1251><p>Привет</p>".as_bytes();
+        assert_eq!(
+            run(page, None),
+            ("<meta charset=windows-1251><p>Привет</p>".into(), "UTF-8")
+        );
+    }
+
+    #[test]
+    fn boms_and_undeclared_pages() {
+        let mut utf16 = vec![0xFF, 0xFE];
+        utf16.extend("<p>中文</p>".encode_utf16().flat_map(u16::to_le_bytes));
+        assert_eq!(
+            run(&utf16, Some("iso-8859-1")),
+            ("<p>中文</p>".into(), "UTF-16LE")
+        );
+        let (gbk, _, _) =
+            GBK.encode("<p>这是一个中文网页，没有声明编码。我们需要猜测它的编码方式。</p>");
+        assert_eq!(run(&gbk, None).1, "GBK");
+        let (text, enc) = run(b"\xff\xfeinvalid", Some("utf-8"));
+        assert_eq!(enc, "UTF-16LE");
+        assert!(!text.is_empty());
+        // Invalid UTF-8 declared UTF-8 is decoded with replacement characters.
+        assert_eq!(
+            run(b"a\xffb", Some("utf-8")),
+            ("a\u{fffd}b".into(), "UTF-8")
+        );
+    }
+}

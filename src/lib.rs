@@ -3,12 +3,10 @@
 //!
 //! The crate is organised by concern:
 //! - [`charset`]: finding a page's encoding and decoding it to UTF-8;
-//! - [`density`]: the shared line-density core (tokenizer, counting kernel,
-//!   smoothing, regions, text out);
-//! - [`algorithms`]: the algorithms built on that core, selectable by name;
-//! - [`warc`], [`http`], [`pipeline`], [`output`]: reading crawl archives and
-//!   writing JSONL / WET / text;
-//! - [`eval`]: the word-level LCS metric of the papers.
+//! - [`density`]: the shared line-density core (tag recogniser, counting
+//!   kernel, smoothing, regions, text out);
+//! - [`algorithms`]: the algorithms built on that core, selectable by name,
+//!   and the [`Extractor`] that runs them.
 
 pub mod algorithms;
 pub mod charset;

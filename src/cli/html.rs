@@ -1,10 +1,106 @@
 //! `dana html`: extract main text from HTML files.
 
+use anyhow::Context;
+use dana::{Algorithm, Extractor};
+use flate2::read::MultiGzDecoder;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// HTML files (`.html`, or gzipped `.html.gz`); `-` reads standard input.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The extraction algorithm.
+    #[arg(short, long, default_value_t = Algorithm::DEFAULT)]
+    algorithm: Algorithm,
+    /// Algorithm 1's gap: how many lines may separate main-content regions.
+    #[arg(long, default_value_t = dana::algorithms::DEFAULT_GAP)]
+    gap: usize,
+    /// One JSON object per file (path, title, text, encoding, algorithm,
+    /// line and region counts, selected line range) instead of plain text.
+    #[arg(long)]
+    json: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`dana html` is not built yet")
+/// A file's output as one JSON object.
+#[derive(serde::Serialize)]
+struct JsonPage<'a> {
+    path: &'a str,
+    bytes: usize,
+    title: &'a str,
+    text: &'a str,
+    encoding: &'a str,
+    algorithm: &'a str,
+    lines: usize,
+    regions: usize,
+    selected_lines: Option<(usize, usize)>,
+    selected_regions: Option<(usize, usize)>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut extractor = Extractor::new(args.algorithm).with_gap(args.gap);
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut failed = 0;
+    let several = args.files.len() > 1;
+    let mut raw = Vec::new();
+    for path in &args.files {
+        if let Err(err) = read_page(path, &mut raw) {
+            eprintln!("dana: {err:#}; skipping it");
+            failed += 1;
+            continue;
+        }
+        let page = extractor.extract(&raw, None);
+        let shown = path.display().to_string();
+        if args.json {
+            let json = JsonPage {
+                path: &shown,
+                bytes: raw.len(),
+                title: page.title,
+                text: page.text,
+                encoding: page.encoding,
+                algorithm: args.algorithm.name(),
+                lines: page.lines,
+                regions: page.regions,
+                selected_lines: page.selection.map(|s| s.lines),
+                selected_regions: page.selection.map(|s| s.regions),
+            };
+            serde_json::to_writer(&mut out, &json)?;
+            writeln!(out)?;
+        } else {
+            if several {
+                writeln!(out, "==> {shown} <==")?;
+            }
+            writeln!(out, "{}", page.text)?;
+        }
+    }
+    out.flush()?;
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Reads a page into `raw`, gunzipping it when it starts with the gzip magic.
+fn read_page(path: &Path, raw: &mut Vec<u8>) -> anyhow::Result<()> {
+    raw.clear();
+    let mut bytes = Vec::new();
+    if path.as_os_str() == "-" {
+        io::stdin()
+            .read_to_end(&mut bytes)
+            .context("cannot read standard input")?;
+    } else {
+        bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    }
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        MultiGzDecoder::new(bytes.as_slice())
+            .read_to_end(raw)
+            .with_context(|| format!("{} is not valid gzip", path.display()))?;
+    } else {
+        *raw = bytes;
+    }
+    Ok(())
 }

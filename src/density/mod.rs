@@ -1,1 +1,105 @@
-//! The shared line-density core.
+//! The shared line-density core of the DANA family.
+//!
+//! One page goes through four steps, all on buffers owned by a reusable
+//! [`Scratch`] (no allocation per line, no copy of the page, no DOM):
+//! 1. [`scan`]: one pass over the bytes splitting the page into virtual lines
+//!    and counting content, non-ASCII and code characters per line, with the
+//!    vectorised [`kernel`];
+//! 2. each algorithm maps a line's counts to its two columns (above / below
+//!    the axis of the papers' plots);
+//! 3. [`regions`]: the three-line smoothing, the positive regions and
+//!    Algorithm 1 with its `gap`;
+//! 4. [`text`]: the text of the chosen lines.
+
+pub mod kernel;
+pub mod regions;
+pub mod scan;
+pub mod tags;
+pub mod text;
+
+pub use regions::Region;
+pub use scan::{Line, LinkRule, ScanSummary};
+
+/// Per-page buffers, reused from page to page by one worker.
+#[derive(Debug)]
+pub struct Scratch {
+    pub lines: Vec<Line>,
+    d: Vec<i64>,
+    diff: Vec<i64>,
+    pub regions: Vec<Region>,
+    counter: kernel::BlockCounter,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            lines: Vec::new(),
+            d: Vec::new(),
+            diff: Vec::new(),
+            regions: Vec::new(),
+            counter: kernel::BlockCounter::new(),
+        }
+    }
+}
+
+/// How an algorithm reads a line: its above-axis and below-axis counts.
+pub type Columns = fn(&Line) -> (u32, u32);
+
+/// The lines a density profile chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    /// Indices (inclusive) into [`Scratch::regions`] of the chosen regions.
+    pub regions: (usize, usize),
+    /// Indices (inclusive) into [`Scratch::lines`] of the first and last
+    /// chosen line.
+    pub lines: (usize, usize),
+}
+
+impl Scratch {
+    /// Step 1: splits `html` into counted lines.
+    pub fn scan(&mut self, html: &[u8], rule: LinkRule) -> ScanSummary {
+        scan::scan(html, rule, &mut self.counter, &mut self.lines)
+    }
+
+    /// Steps 2–3: smooths the columns, finds the regions and chooses the
+    /// main-content regions with Algorithm 1.
+    pub fn select(&mut self, columns: Columns, gap: usize) -> Option<Selection> {
+        self.d.clear();
+        self.d.extend(self.lines.iter().map(|l| {
+            let (above, below) = columns(l);
+            i64::from(above) - i64::from(below)
+        }));
+        regions::smooth(&self.d, &mut self.diff);
+        let lines = &self.lines;
+        let above = |i: usize| lines.get(i).map_or(0, |l| u64::from(columns(l).0));
+        regions::positive_regions(&self.diff, above, &mut self.regions);
+        let (lo, hi) = regions::select(&self.regions, gap)?;
+        let first = self.regions.get(lo)?.first;
+        let last = self.regions.get(hi)?.last;
+        Some(Selection {
+            regions: (lo, hi),
+            lines: (first, last),
+        })
+    }
+
+    /// Step 4: appends the text of the chosen regions, a paragraph break
+    /// between regions.
+    pub fn text_of(
+        &self,
+        html: &str,
+        selection: Selection,
+        drop_links: bool,
+        sink: &mut text::TextSink,
+    ) {
+        let (lo, hi) = selection.regions;
+        for region in self.regions.get(lo..=hi).unwrap_or_default() {
+            let (Some(first), Some(last)) =
+                (self.lines.get(region.first), self.lines.get(region.last))
+            else {
+                continue;
+            };
+            sink.paragraph();
+            sink.append_html(html, first.start as usize, last.end as usize, drop_links);
+        }
+    }
+}

@@ -1,0 +1,394 @@
+//! The counting pass: one walk over the page bytes that splits it into
+//! virtual lines and counts, per line, content characters, non-ASCII
+//! characters and code (markup) bytes.
+//!
+//! **Line normalisation.** The papers work on source lines and ask for "the
+//! distribution of newline characters" to be normalised (AdDANAg §3). dana
+//! ignores source newlines and cuts *virtual lines* at block-level tags: a
+//! line ends before an opening block tag (`<p>`, `<div>`, `<li>`, `<td>`, …)
+//! and after a closing one (`</p>`, `<br>` is both). A minified one-line page
+//! and a page with a newline after every tag give the same lines. Lines with
+//! nothing counted (only dropped markup) are not emitted.
+//!
+//! **What counts.** Scripts, styles, comments, `noscript`, `template`,
+//! `svg`, … count as nothing (the papers' pre-processing removes them). Text
+//! counts non-whitespace characters, an entity counts as the one character it
+//! stands for (`&nbsp;` as whitespace, so lines of `&nbsp;` are not content).
+//! Markup counts its bytes. The hyperlink rules of the Filters paper are
+//! counting rules here, the page bytes are never rewritten.
+
+use super::kernel::TextCounter;
+use super::tags::{self, Markup, TagClass};
+use memchr::memchr_iter;
+
+/// One virtual line: a byte range of the page and its counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Line {
+    pub start: u32,
+    pub end: u32,
+    /// Non-whitespace text characters (entities decoded).
+    pub content: u32,
+    /// Of those, non-ASCII characters.
+    pub non_ascii: u32,
+    /// Markup bytes (after the link rule).
+    pub code: u32,
+}
+
+/// How hyperlinks count: the pre-processing Filters 1–3 of
+/// Mohammadzadeh et al. (WEBIST 2014), done as counting rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkRule {
+    /// Anchor tags count like any markup (DANAg).
+    Keep,
+    /// Filter 1: hyperlinks and their anchor text count as nothing and are
+    /// left out of the text.
+    DropLinks,
+    /// Filter 2: an opening anchor tag counts as `<a>` (attributes dropped).
+    DropAttributes,
+    /// Filter 3 (AdDANAg): the attribute part of `<a …>` counts as
+    /// `LT - 5` placeholder characters, LT = anchor text length, i.e. the
+    /// tag counts as `<a ` + placeholder + `>`.
+    Normalise,
+}
+
+/// What the scan found besides the lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ScanSummary {
+    /// Byte range of the first `<title>`'s text.
+    pub title: Option<(usize, usize)>,
+}
+
+/// The largest page the counting pass handles; bytes past it are ignored
+/// (line offsets are `u32` to keep the line array compact). Records are
+/// capped far below this by the WARC reader.
+pub const MAX_PAGE: usize = u32::MAX as usize;
+
+/// Splits `html` into virtual lines with their counts, into `lines`
+/// (cleared first).
+pub fn scan<C: TextCounter>(
+    html: &[u8],
+    rule: LinkRule,
+    counter: &mut C,
+    lines: &mut Vec<Line>,
+) -> ScanSummary {
+    let html = html.get(..html.len().min(MAX_PAGE)).unwrap_or_default();
+    let mut lines = LineBuilder {
+        lines,
+        current: Line::default(),
+    };
+    lines.lines.clear();
+    counter.start_page();
+    let mut summary = ScanSummary::default();
+    let mut links = Links {
+        rule,
+        open: None,
+        content_total: 0,
+    };
+    let mut pos = 0;
+    while pos < html.len() {
+        let run = counter.text_run(html, pos);
+        let (mut chars, mut non_ascii) = (run.chars, run.non_ascii);
+        if run.has_amp {
+            adjust_for_entities(
+                html.get(pos..run.end).unwrap_or_default(),
+                &mut chars,
+                &mut non_ascii,
+            );
+        }
+        lines.add_text(&mut links, chars, non_ascii);
+        pos = run.end;
+        if pos >= html.len() {
+            break;
+        }
+        let Some(tag) = tags::parse(html, pos) else {
+            lines.add_text(&mut links, 1, 0); // a `<` that starts no markup is text
+            pos += 1;
+            continue;
+        };
+        let len = (tag.end - pos) as u32;
+        match tag.markup {
+            Markup::Dropped { title } => {
+                if summary.title.is_none() {
+                    summary.title = title;
+                }
+            }
+            Markup::Element {
+                class: TagClass::Anchor,
+                closing,
+                attrs,
+            } => {
+                links.on_anchor(&mut lines, closing, attrs, len);
+            }
+            Markup::Element { class, closing, .. } => {
+                let boundary = matches!(class, TagClass::Block | TagClass::Cell);
+                if boundary && !closing {
+                    lines.break_at(pos);
+                }
+                if !links.dropping() {
+                    lines.current.code += len;
+                }
+                if boundary && closing {
+                    lines.break_at(tag.end);
+                }
+            }
+        }
+        pos = tag.end;
+    }
+    lines.break_at(html.len());
+    summary
+}
+
+struct LineBuilder<'a> {
+    lines: &'a mut Vec<Line>,
+    current: Line,
+}
+
+impl LineBuilder<'_> {
+    /// Ends the current line at `pos` (if it counted anything) and starts
+    /// the next one there.
+    fn break_at(&mut self, pos: usize) {
+        if self.current.content != 0 || self.current.code != 0 {
+            self.current.end = pos as u32;
+            self.lines.push(self.current);
+        }
+        self.current = Line {
+            start: pos as u32,
+            ..Line::default()
+        };
+    }
+
+    fn add_text(&mut self, links: &mut Links, chars: u32, non_ascii: u32) {
+        if !links.dropping() {
+            self.current.content += chars;
+            self.current.non_ascii += non_ascii;
+        }
+        links.content_total += u64::from(chars);
+    }
+
+    /// Adds code to a line already emitted, or to the current one.
+    fn add_code_to(&mut self, index: usize, code: u32) {
+        match self.lines.get_mut(index) {
+            Some(line) => line.code += code,
+            None => self.current.code += code,
+        }
+    }
+}
+
+/// The state of the hyperlink rule.
+struct Links {
+    rule: LinkRule,
+    /// The open anchor: index of its line, and `content_total` at its start.
+    open: Option<(usize, u64)>,
+    /// Content characters seen so far, links included (for LT).
+    content_total: u64,
+}
+
+impl Links {
+    fn dropping(&self) -> bool {
+        self.rule == LinkRule::DropLinks && self.open.is_some()
+    }
+
+    fn on_anchor(&mut self, lines: &mut LineBuilder, closing: bool, attrs: bool, len: u32) {
+        if closing {
+            if self.rule == LinkRule::DropLinks {
+                self.open = None;
+                return;
+            }
+            lines.current.code += len;
+            self.close(lines);
+            return;
+        }
+        self.close(lines); // an `<a>` inside an open one closes it
+        lines.current.code += match self.rule {
+            LinkRule::Keep => len,
+            LinkRule::DropLinks => 0,
+            LinkRule::DropAttributes if attrs => 3,
+            LinkRule::Normalise if attrs => 4,
+            _ => len,
+        };
+        if self.rule == LinkRule::DropLinks || (self.rule == LinkRule::Normalise && attrs) {
+            self.open = Some((lines.lines.len(), self.content_total));
+        }
+    }
+
+    /// Closes the open anchor; under Filter 3 its line gets the `LT - 5`
+    /// placeholder characters.
+    fn close(&mut self, lines: &mut LineBuilder) {
+        if let Some((line, start)) = self.open.take() {
+            if self.rule == LinkRule::Normalise {
+                let anchor_text = self.content_total - start;
+                let placeholder = anchor_text.saturating_sub(5).min(u64::from(u32::MAX)) as u32;
+                lines.add_code_to(line, placeholder);
+            }
+        }
+    }
+}
+
+/// Corrects the counts of a text run for its character references: an
+/// entity counts as one character (none if it is whitespace), non-ASCII if
+/// the character it stands for is.
+fn adjust_for_entities(text: &[u8], chars: &mut u32, non_ascii: &mut u32) {
+    for amp in memchr_iter(b'&', text) {
+        let Some(rest) = text.get(amp + 1..) else {
+            continue;
+        };
+        let Some(semi) = rest.iter().take(33).position(|&b| b == b';') else {
+            continue;
+        };
+        let Some(body) = rest.get(..semi) else {
+            continue;
+        };
+        let Some(decoded) = entity_class(body) else {
+            continue;
+        };
+        // The `&`, the body and the `;` were counted as content characters.
+        let counted = semi as u32 + 2;
+        *chars = chars.saturating_sub(counted);
+        match decoded {
+            EntityClass::Space => {}
+            EntityClass::Ascii => *chars += 1,
+            EntityClass::NonAscii => {
+                *chars += 1;
+                *non_ascii += 1;
+            }
+        }
+    }
+}
+
+enum EntityClass {
+    Space,
+    Ascii,
+    NonAscii,
+}
+
+/// Classifies the character an entity body (between `&` and `;`) stands for,
+/// or `None` if it is not an entity.
+fn entity_class(body: &[u8]) -> Option<EntityClass> {
+    let code = match body {
+        [b'#', b'x' | b'X', hex @ ..] if !hex.is_empty() => {
+            u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?
+        }
+        [b'#', dec @ ..] if !dec.is_empty() => std::str::from_utf8(dec).ok()?.parse().ok()?,
+        name if !name.is_empty() && name.iter().all(u8::is_ascii_alphanumeric) => {
+            return Some(match name {
+                b"nbsp" | b"ensp" | b"emsp" | b"thinsp" => EntityClass::Space,
+                b"amp" | b"lt" | b"gt" | b"quot" | b"apos" | b"AMP" | b"LT" | b"GT" => {
+                    EntityClass::Ascii
+                }
+                _ => EntityClass::NonAscii,
+            });
+        }
+        _ => return None,
+    };
+    Some(match char::from_u32(code) {
+        Some(c) if c.is_whitespace() => EntityClass::Space,
+        Some(c) if c.is_ascii() => EntityClass::Ascii,
+        _ => EntityClass::NonAscii,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::density::kernel::{BlockCounter, ReferenceCounter};
+    use proptest::prelude::*;
+
+    fn lines(html: &str, rule: LinkRule) -> Vec<Line> {
+        let mut out = Vec::new();
+        scan(html.as_bytes(), rule, &mut BlockCounter::new(), &mut out);
+        out
+    }
+
+    fn counts(html: &str, rule: LinkRule) -> Vec<(u32, u32)> {
+        lines(html, rule)
+            .iter()
+            .map(|l| (l.content, l.code))
+            .collect()
+    }
+
+    #[test]
+    fn splits_at_block_tags_not_newlines() {
+        let one_line = "<div><p>Hello world</p><p>Second</p></div>";
+        let wrapped = "<div>\n<p>\nHello\nworld\n</p>\n<p>Second</p>\n</div>\n";
+        assert_eq!(
+            counts(one_line, LinkRule::Keep),
+            counts(wrapped, LinkRule::Keep)
+        );
+        assert_eq!(
+            counts(one_line, LinkRule::Keep),
+            vec![(0, 5), (10, 7), (6, 7), (0, 6)]
+        );
+    }
+
+    #[test]
+    fn scripts_styles_comments_count_nothing() {
+        let html = "<p>a<script>var x = '<p>';</script><style>p{}</style><!-- c -->b</p>";
+        assert_eq!(counts(html, LinkRule::Keep), vec![(2, 7)]);
+    }
+
+    #[test]
+    fn entities_count_as_one_character_and_nbsp_as_none() {
+        let html = "<p>a&amp;b&nbsp;&nbsp;&#1575;&#x4e2d;&eacute;&bogus c</p>";
+        let line = lines(html, LinkRule::Keep)[0];
+        // a & b, ا 中 é, then "&bogus" (6) and "c" stay literal.
+        assert_eq!(line.content, 3 + 3 + 6 + 1);
+        assert_eq!(line.non_ascii, 3);
+    }
+
+    #[test]
+    fn link_rules_follow_the_filters_paper() {
+        // Anchor text of 12 characters (spaces not counted: 10).
+        let html = r#"<p>See <a href="http://www.BBC.com/">BBC Web Site</a> now</p>"#;
+        let tag_open = r#"<a href="http://www.BBC.com/">"#.len() as u32;
+        let base = 3 + 4; // <p> </p>
+        let text = 3 + 10 + 3;
+        assert_eq!(
+            counts(html, LinkRule::Keep),
+            vec![(text, base + tag_open + 4)]
+        );
+        assert_eq!(
+            counts(html, LinkRule::DropAttributes),
+            vec![(text, base + 3 + 4)]
+        );
+        // `<a ` + (10 - 5) placeholders + `>`, then `</a>`.
+        assert_eq!(
+            counts(html, LinkRule::Normalise),
+            vec![(text, base + 4 + 5 + 4)]
+        );
+        assert_eq!(counts(html, LinkRule::DropLinks), vec![(3 + 3, base)]);
+    }
+
+    #[test]
+    fn normalised_link_spanning_lines_charges_its_opening_line() {
+        let html = r#"<a href="x">long anchor text<p>more text</p></a>"#;
+        let got = counts(html, LinkRule::Normalise);
+        // Anchor text: "longanchortext" (14) + "moretext" (8) = 22 -> 17 placeholders.
+        assert_eq!(got, vec![(14, 4 + 17), (8, 3 + 4), (0, 4)]);
+    }
+
+    #[test]
+    fn lone_lt_is_text() {
+        assert_eq!(counts("<p>a < b</p>", LinkRule::Keep), vec![(3, 7)]);
+    }
+
+    proptest! {
+        #[test]
+        fn fast_scan_equals_reference(html in "(<p>|</p>|<a href=x>|</a>|<br>|&amp;|&nbsp;|<script>|</script>|<!--|-->|<|>|&|[a-z ]{0,6}|\u{4e2d}|\u{0627}){0,80}") {
+            for rule in [LinkRule::Keep, LinkRule::DropLinks, LinkRule::DropAttributes, LinkRule::Normalise] {
+                let (mut fast, mut reference) = (Vec::new(), Vec::new());
+                let a = scan(html.as_bytes(), rule, &mut BlockCounter::new(), &mut fast);
+                let b = scan(html.as_bytes(), rule, &mut ReferenceCounter, &mut reference);
+                prop_assert_eq!(a, b);
+                prop_assert_eq!(&fast, &reference);
+            }
+        }
+
+        #[test]
+        fn arbitrary_bytes_scan_the_same(html in proptest::collection::vec(any::<u8>(), 0..300)) {
+            let (mut fast, mut reference) = (Vec::new(), Vec::new());
+            scan(&html, LinkRule::Normalise, &mut BlockCounter::new(), &mut fast);
+            scan(&html, LinkRule::Normalise, &mut ReferenceCounter, &mut reference);
+            prop_assert_eq!(fast, reference);
+        }
+    }
+}
