@@ -8,7 +8,10 @@
 //! 4. for unlabelled pages: UTF-8 if the bytes are valid UTF-8, else the
 //!    guess of `chardetng`.
 //!
-//! The correction: a page labelled with a legacy encoding (windows-1251, GBK,
+//! Two corrections crawls need. A page labelled UTF-8 whose bytes are not
+//! valid UTF-8 goes to the detector too (mislabelled legacy pages are
+//! common; a page that is UTF-8 with a few broken bytes is still detected as
+//! UTF-8 and decoded with replacement characters). And a page labelled with a legacy encoding (windows-1251, GBK,
 //! …) whose bytes are valid UTF-8 and contain non-ASCII bytes is read as
 //! UTF-8. Such pages are common (re-encoded by a CMS or by an earlier tool),
 //! and the chance that legacy-encoded text happens to form valid multi-byte
@@ -44,9 +47,9 @@ pub fn decode<'a>(
     let encoding = match declared {
         Some(enc) if enc == UTF_16LE || enc == UTF_16BE => enc,
         Some(enc) if enc != UTF_8 && enc.is_ascii_compatible() && looks_like_utf8(raw) => UTF_8,
-        Some(enc) => enc,
-        None if std::str::from_utf8(raw).is_ok() => UTF_8,
-        None => {
+        Some(enc) if enc != UTF_8 => enc,
+        _ if std::str::from_utf8(raw).is_ok() => UTF_8,
+        _ => {
             let mut detector = chardetng::EncodingDetector::new();
             detector.feed(raw, true);
             detector.guess(None, true)
