@@ -4,6 +4,7 @@
 use anyhow::Context;
 use dana::eval::{self, Dataset, Origin, Source};
 use dana::Algorithm;
+use std::fs::File;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,6 +29,8 @@ pub struct Args {
     /// page_type).
     #[arg(long, value_name = "FIELD")]
     by: Option<String>,
+    /// Markdown tables, or a JSON array with one object per dataset ×
+    /// algorithm [× group].
     #[arg(long, value_enum, default_value = "markdown")]
     format: Format,
     /// Write every page's score to this CSV file.
@@ -61,10 +64,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .or_else(|| std::thread::available_parallelism().ok())
         .map_or(1, NonZeroUsize::get);
 
+    // Created before the run so that a bad path fails at once.
+    let csv = match &args.csv {
+        Some(path) => Some((
+            path,
+            File::create(path).with_context(|| format!("--csv {}", path.display()))?,
+        )),
+        None => None,
+    };
+
     let results = eval::evaluate(&datasets, &sources, jobs)?;
     report_missing_predictions(&datasets, &sources, &results);
-    if let Some(path) = &args.csv {
-        eval::table::write_csv(path, &datasets, &sources, &results)?;
+    if let Some((path, file)) = csv {
+        eval::table::write_csv(file, path, &datasets, &sources, &results)?;
     }
     let summaries = eval::summarise(&datasets, &sources, &results, args.by.as_deref());
     match args.format {

@@ -39,7 +39,13 @@ impl Dataset {
         let html_dir = dir.join("html");
         let gold_dir = dir.join("gold");
         let mut html = BTreeMap::new();
-        for entry in std::fs::read_dir(&html_dir).map_err(|e| EvalError::io(&html_dir, e))? {
+        let entries = std::fs::read_dir(&html_dir).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => EvalError::NoPages {
+                dir: html_dir.clone(),
+            },
+            _ => EvalError::io(&html_dir, e),
+        })?;
+        for entry in entries {
             let path = entry.map_err(|e| EvalError::io(&html_dir, e))?.path();
             let Some(file_name) = path.file_name().and_then(|n| n.to_str()) else {
                 continue;

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 /// names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Io {
         path: PathBuf,
         source: std::io::Error,
@@ -38,7 +38,7 @@ pub enum EvalError {
         line: usize,
         reason: String,
     },
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Csv { path: PathBuf, source: csv::Error },
     #[error("cannot read this thread's CPU clock to time extraction: {0}")]
     CpuClock(std::io::Error),

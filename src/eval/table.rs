@@ -110,8 +110,9 @@ struct CsvRow<'a> {
     gold_tokens: usize,
 }
 
-/// Writes every page's score to `path` as CSV.
+/// Writes every page's score as CSV to `out`, the file at `path`.
 pub fn write_csv(
+    out: impl std::io::Write,
     path: &Path,
     datasets: &[Dataset],
     sources: &[Source],
@@ -121,7 +122,7 @@ pub fn write_csv(
         path: path.to_path_buf(),
         source,
     };
-    let mut writer = csv::Writer::from_path(path).map_err(err)?;
+    let mut writer = csv::Writer::from_writer(out);
     for r in results {
         let dataset = datasets.get(r.dataset);
         let row = CsvRow {
