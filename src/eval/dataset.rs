@@ -23,7 +23,6 @@ pub struct Page {
 pub struct Dataset {
     /// The directory's name, used to label results.
     pub name: String,
-    pub dir: PathBuf,
     pub pages: Vec<Page>,
 }
 
@@ -83,11 +82,7 @@ impl Dataset {
                 })
             })
             .collect::<Result<_, _>>()?;
-        Ok(Dataset {
-            name,
-            dir: dir.to_path_buf(),
-            pages,
-        })
+        Ok(Dataset { name, pages })
     }
 }
 
