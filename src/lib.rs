@@ -11,5 +11,6 @@
 pub mod algorithms;
 pub mod charset;
 pub mod density;
+pub mod eval;
 
 pub use algorithms::{Algorithm, Extraction, Extractor};
