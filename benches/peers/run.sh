@@ -23,6 +23,7 @@ if [[ ! -d "$datasets_root" ]]; then
     echo "run.sh: no dataset root at $datasets_root; set DATASETS_ROOT" >&2
     exit 2
 fi
+datasets_root="$(cd "$datasets_root" && pwd)"
 if [[ -z "${DATASETS:-}" ]]; then
     DATASETS="$(cd "$datasets_root" && for d in */; do [[ -d "$d/html" ]] && echo "${d%/}"; done | tr '\n' ' ')"
 fi
