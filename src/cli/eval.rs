@@ -50,7 +50,7 @@ pub struct Args {
 }
 
 /// Scored when neither --algorithm nor --pred is given.
-const DEFAULT_ALGORITHM: Algorithm = Algorithm::Addanag;
+const DEFAULT_ALGORITHM: Algorithm = Algorithm::DEFAULT;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let sources = sources(&args)?;
