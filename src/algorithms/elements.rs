@@ -340,4 +340,55 @@ pub(super) mod tests {
         assert_eq!(runs, 2);
         assert_eq!(out, "one two\nthree\nfive");
     }
+
+    /// The first pages under 15 KB gzipped of every shared dataset,
+    /// gunzipped (small ones: the debug build blurs slowly).
+    fn real_pages(per_dataset: usize) -> Vec<(String, Vec<u8>)> {
+        use std::io::Read;
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets");
+        let mut pages = Vec::new();
+        for dataset in ["scrapinghub", "wcxb_dev", "daniel_dev", "readability_tests"] {
+            let dir = format!("{root}/{dataset}/html");
+            let mut files: Vec<_> = std::fs::read_dir(&dir)
+                .unwrap_or_else(|e| panic!("{dir}: {e}"))
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.metadata().is_ok_and(|m| m.len() < 15_000))
+                .collect();
+            files.sort();
+            for path in files.into_iter().take(per_dataset) {
+                let mut raw = Vec::new();
+                flate2::read::MultiGzDecoder::new(std::fs::File::open(&path).unwrap())
+                    .read_to_end(&mut raw)
+                    .unwrap();
+                pages.push((path.display().to_string(), raw));
+            }
+        }
+        pages
+    }
+
+    #[test]
+    fn every_element_algorithm_runs_on_real_pages() {
+        use crate::{Algorithm, Extractor};
+        let content = |s: &str| s.chars().filter(|c| !c.is_whitespace()).count();
+        let pages = real_pages(1);
+        assert_eq!(pages.len(), 4);
+        let mut plain = Extractor::new(Algorithm::Plain);
+        for algorithm in Algorithm::ALL {
+            if !matches!(algorithm.family(), super::super::Family::Elements(_)) {
+                continue;
+            }
+            let mut extractor = Extractor::new(*algorithm);
+            let mut nonempty = 0;
+            for (path, raw) in &pages {
+                let all = content(plain.extract(raw, None).text);
+                let page = extractor.extract(raw, None);
+                assert!(!page.title.is_empty(), "{algorithm} {path}: no title");
+                // The extract is part of the page's text.
+                let got = content(page.text);
+                assert!(got <= all, "{algorithm} {path}: {got} > {all}");
+                nonempty += usize::from(got > 0);
+            }
+            assert!(nonempty >= 3, "{algorithm}: {nonempty} of 4 pages");
+        }
+    }
 }
