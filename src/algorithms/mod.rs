@@ -6,8 +6,11 @@
 //! [`crate::density`].
 
 mod addanag;
+mod baselines;
+mod ccb;
 mod dana;
 mod danag;
+mod elements;
 mod filters;
 
 use crate::charset;
@@ -28,6 +31,22 @@ pub enum Algorithm {
     DanagFilter1,
     /// DANAg after Filter 2 (anchor attributes removed).
     DanagFilter2,
+    /// Content code blurring over characters (Gottron 2008).
+    Ccb,
+    /// CCB with anchor tags left out of the content code vector.
+    Accb,
+    /// Content code blurring over tokens.
+    Tccb,
+    /// All text of the page: the papers' "no extraction" baseline.
+    Plain,
+    /// Body Text Extraction (Finn et al. 2001).
+    Bte,
+    /// Document Slope Curves (Pinto et al. 2002).
+    Dsc,
+    /// Content extraction via tag ratios (Weninger and Hsu 2008).
+    Cetr,
+    /// Density (Moreno et al. 2009).
+    DensityMoreno,
 }
 
 impl Algorithm {
@@ -38,6 +57,14 @@ impl Algorithm {
         Algorithm::Addanag,
         Algorithm::DanagFilter1,
         Algorithm::DanagFilter2,
+        Algorithm::Ccb,
+        Algorithm::Accb,
+        Algorithm::Tccb,
+        Algorithm::Plain,
+        Algorithm::Bte,
+        Algorithm::Dsc,
+        Algorithm::Cetr,
+        Algorithm::DensityMoreno,
     ];
 
     /// The algorithm used when none is named: the one that measures best on
@@ -52,17 +79,34 @@ impl Algorithm {
             Algorithm::Addanag => "addanag",
             Algorithm::DanagFilter1 => "danag-f1",
             Algorithm::DanagFilter2 => "danag-f2",
+            Algorithm::Ccb => "ccb",
+            Algorithm::Accb => "accb",
+            Algorithm::Tccb => "tccb",
+            Algorithm::Plain => "plain",
+            Algorithm::Bte => "bte",
+            Algorithm::Dsc => "dsc",
+            Algorithm::Cetr => "cetr",
+            Algorithm::DensityMoreno => "density-moreno",
         }
     }
 
-    fn line_density(self) -> LineDensity {
-        match self {
+    fn family(self) -> Family {
+        let line_density = match self {
             Algorithm::Dana => dana::DANA,
             Algorithm::Danag => danag::DANAG,
             Algorithm::Addanag => addanag::ADDANAG,
             Algorithm::DanagFilter1 => filters::FILTER_1,
             Algorithm::DanagFilter2 => filters::FILTER_2,
-        }
+            Algorithm::Ccb => return Family::Elements(elements::Kind::Ccb),
+            Algorithm::Accb => return Family::Elements(elements::Kind::Accb),
+            Algorithm::Tccb => return Family::Elements(elements::Kind::Tccb),
+            Algorithm::Plain => return Family::Elements(elements::Kind::Plain),
+            Algorithm::Bte => return Family::Elements(elements::Kind::Bte),
+            Algorithm::Dsc => return Family::Elements(elements::Kind::Dsc),
+            Algorithm::Cetr => return Family::Elements(elements::Kind::Cetr),
+            Algorithm::DensityMoreno => return Family::Elements(elements::Kind::Density),
+        };
+        Family::LineDensity(line_density)
     }
 }
 
@@ -107,6 +151,13 @@ impl FromStr for Algorithm {
     }
 }
 
+/// How an algorithm reads the page: the DANA line profile, or a sequence
+/// of elements (content code blurring and the baselines, [`elements`]).
+enum Family {
+    LineDensity(LineDensity),
+    Elements(elements::Kind),
+}
+
 /// How one algorithm of the DANA family counts: its link rule (the
 /// pre-processing Filters) and its two columns per line.
 #[derive(Clone, Copy)]
@@ -145,6 +196,7 @@ pub struct Extractor {
     title: String,
     text: String,
     entities: String,
+    elements: elements::Scratch,
 }
 
 impl Extractor {
@@ -157,6 +209,7 @@ impl Extractor {
             title: String::new(),
             text: String::new(),
             entities: String::new(),
+            elements: elements::Scratch::default(),
         }
     }
 
@@ -175,7 +228,26 @@ impl Extractor {
     pub fn extract(&mut self, raw: &[u8], http_charset: Option<&str>) -> Extraction<'_> {
         let decoded = charset::decode(raw, http_charset, &mut self.decoded);
         let html = decoded.text;
-        let density = self.algorithm.line_density();
+        let density = match self.algorithm.family() {
+            Family::LineDensity(density) => density,
+            Family::Elements(kind) => {
+                let counts = self.elements.extract(
+                    kind,
+                    html,
+                    &mut self.title,
+                    &mut self.text,
+                    &mut self.entities,
+                );
+                return Extraction {
+                    title: &self.title,
+                    text: &self.text,
+                    encoding: decoded.encoding.name(),
+                    lines: counts.lines,
+                    regions: counts.runs,
+                    selection: None,
+                };
+            }
+        };
         let summary = self.scratch.scan(html.as_bytes(), density.link_rule);
 
         let mut title = TextSink::new(&mut self.title, &mut self.entities);
