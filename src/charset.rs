@@ -10,8 +10,8 @@
 //!
 //! Two corrections crawls need. A page labelled UTF-8 whose bytes are not
 //! valid UTF-8 goes to the detector too (mislabelled legacy pages are
-//! common; a page that is UTF-8 with a few broken bytes is still detected as
-//! UTF-8 and decoded with replacement characters). And a page labelled with a legacy encoding (windows-1251, GBK,
+//! common); UTF-8 cut inside its last character, as crawlers truncate
+//! records, still counts as valid. And a page labelled with a legacy encoding (windows-1251, GBK,
 //! …) whose bytes are valid UTF-8 and contain non-ASCII bytes is read as
 //! UTF-8. Such pages are common (re-encoded by a CMS or by an earlier tool),
 //! and the chance that legacy-encoded text happens to form valid multi-byte
@@ -48,7 +48,7 @@ pub fn decode<'a>(
         Some(enc) if enc == UTF_16LE || enc == UTF_16BE => enc,
         Some(enc) if enc != UTF_8 && enc.is_ascii_compatible() && looks_like_utf8(raw) => UTF_8,
         Some(enc) if enc != UTF_8 => enc,
-        _ if std::str::from_utf8(raw).is_ok() => UTF_8,
+        _ if is_utf8(raw) => UTF_8,
         _ => {
             let mut detector = chardetng::EncodingDetector::new();
             detector.feed(raw, true);
@@ -73,7 +73,16 @@ fn meta_override(enc: &'static Encoding) -> &'static Encoding {
 
 /// Valid UTF-8 with at least one multi-byte sequence.
 fn looks_like_utf8(raw: &[u8]) -> bool {
-    !raw.is_ascii() && std::str::from_utf8(raw).is_ok()
+    !raw.is_ascii() && is_utf8(raw)
+}
+
+/// Valid UTF-8, allowing a character cut off at the end (crawlers truncate
+/// records at a byte limit).
+fn is_utf8(raw: &[u8]) -> bool {
+    match std::str::from_utf8(raw) {
+        Ok(_) => true,
+        Err(err) => err.error_len().is_none(),
+    }
 }
 
 fn decode_with<'a>(
@@ -197,10 +206,18 @@ mod tests {
         let (text, enc) = run(b"\xff\xfeinvalid", Some("utf-8"));
         assert_eq!(enc, "UTF-16LE");
         assert!(!text.is_empty());
-        // Invalid UTF-8 declared UTF-8 is decoded with replacement characters.
+        // UTF-8 cut inside a character (a truncated record) stays UTF-8.
+        let cut = "<p>Привет, это русский текст.</p><p>Ещё".as_bytes();
+        let cut = &cut[..cut.len() - 1];
         assert_eq!(
-            run(b"a\xffb", Some("utf-8")),
-            ("a\u{fffd}b".into(), "UTF-8")
+            run(cut, Some("utf-8")),
+            (
+                "<p>Привет, это русский текст.</p><p>Ещ\u{fffd}".into(),
+                "UTF-8"
+            )
         );
+        // Legacy bytes mislabelled UTF-8 go to the detector.
+        let (cp1251, _, _) = WINDOWS_1251.encode("<p>Привет, это русский текст.</p>");
+        assert_eq!(run(&cp1251, Some("utf-8")).1, "windows-1251");
     }
 }

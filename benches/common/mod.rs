@@ -1,0 +1,27 @@
+//! Real pages for the benchmarks: the scrapinghub dataset of `../shared`.
+
+use std::io::Read;
+
+/// Every scrapinghub page, gunzipped, in file-name order.
+pub fn scrapinghub_pages() -> Vec<Vec<u8>> {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/datasets/scrapinghub/html"
+    );
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|path| {
+            let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            let mut raw = Vec::new();
+            flate2::read::MultiGzDecoder::new(file)
+                .read_to_end(&mut raw)
+                .unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            raw
+        })
+        .collect()
+}

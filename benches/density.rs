@@ -1,0 +1,64 @@
+//! The counting kernel against the memory-read bound, on real pages (all
+//! scrapinghub pages concatenated, ~31 MB, larger than the caches).
+//!
+//! - `memory_read`: summing the buffer as `u64` words, the physical bound;
+//! - `classify_blocks`: the SSE2 64-byte block classifier alone;
+//! - `scan` / `scan_reference`: the whole counting pass (kernel + tag
+//!   recogniser + line building) with the fast kernel and the scalar one.
+
+mod common;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use dana::density::kernel::{BlockCounter, BlockMasks, ReferenceCounter, BLOCK};
+use dana::density::scan::{scan, LinkRule};
+use std::hint::black_box;
+
+fn kernel(c: &mut Criterion) {
+    let pages = common::scrapinghub_pages();
+    let all: Vec<u8> = pages.concat();
+    let mut group = c.benchmark_group("kernel");
+    group.throughput(Throughput::Bytes(all.len() as u64));
+    group.sample_size(20);
+
+    group.bench_function("memory_read", |b| {
+        let (_, words, _) = bytemuck::pod_align_to::<u8, u64>(&all);
+        b.iter(|| words.iter().fold(0u64, |acc, &w| acc.wrapping_add(w)))
+    });
+    group.bench_function("classify_blocks", |b| {
+        let blocks: &[[u8; BLOCK]] = bytemuck::cast_slice(&all[..all.len() / BLOCK * BLOCK]);
+        b.iter(|| {
+            blocks.iter().fold(0u32, |acc, block| {
+                let m = BlockMasks::classify(block);
+                acc + (m.content.count_ones() + m.lt.count_ones())
+            })
+        })
+    });
+    let mut lines = Vec::new();
+    group.bench_function("scan", |b| {
+        let mut counter = BlockCounter::new();
+        b.iter(|| {
+            pages
+                .iter()
+                .map(|p| {
+                    scan(p, LinkRule::Normalise, &mut counter, &mut lines);
+                    lines.len()
+                })
+                .sum::<usize>()
+        })
+    });
+    group.bench_function("scan_reference", |b| {
+        b.iter(|| {
+            pages
+                .iter()
+                .map(|p| {
+                    scan(p, LinkRule::Normalise, &mut ReferenceCounter, &mut lines);
+                    black_box(lines.len())
+                })
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, kernel);
+criterion_main!(benches);
