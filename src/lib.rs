@@ -13,5 +13,9 @@
 pub mod algorithms;
 pub mod charset;
 pub mod density;
+pub mod http;
+pub mod output;
+pub mod pipeline;
+pub mod warc;
 
 pub use algorithms::{Algorithm, Extraction, Extractor};

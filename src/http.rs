@@ -1,0 +1,1 @@
+//! HTTP payloads of WARC records (being built).
