@@ -1,6 +1,9 @@
 use super::*;
 
-fn read_all(reader: &mut WarcReader) -> (Vec<(String, u64, Option<u64>, usize)>, Vec<Problem>) {
+/// (WARC-Type, offset, length, block length) of each record.
+type Seen = (String, u64, Option<u64>, usize);
+
+fn read_all(reader: &mut WarcReader) -> (Vec<Seen>, Vec<Problem>) {
     let mut records = Vec::new();
     let mut problems = Vec::new();
     while let Some(item) = reader.next() {
