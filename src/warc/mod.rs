@@ -690,10 +690,10 @@ impl Buffered {
 
     /// Drops consumed bytes from the front of the buffer.
     fn compact(&mut self) {
-        if self.start == 0 {
+        let start = self.start.min(self.buf.len());
+        if start == 0 {
             return;
         }
-        let start = self.start;
         self.buf.drain(..start);
         self.start = 0;
         // Keep the last mark at or before the new start (it still describes it).
@@ -842,7 +842,7 @@ impl Buffered {
             }
             block_start
         } else {
-            let block_end = block_start + content_length as usize;
+            let block_end = block_start.saturating_add(usize::try_from(content_length).unwrap_or(usize::MAX));
             while self.buf.len() < block_end {
                 match self.more(block_end - self.buf.len()) {
                     Ok(true) => {}
