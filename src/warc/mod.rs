@@ -842,7 +842,8 @@ impl Buffered {
             }
             block_start
         } else {
-            let block_end = block_start.saturating_add(usize::try_from(content_length).unwrap_or(usize::MAX));
+            let block_end =
+                block_start.saturating_add(usize::try_from(content_length).unwrap_or(usize::MAX));
             while self.buf.len() < block_end {
                 match self.more(block_end - self.buf.len()) {
                     Ok(true) => {}

@@ -50,7 +50,9 @@ fn oversized_block_is_skipped_not_buffered() {
 #[test]
 fn wrong_content_length_resyncs_at_next_record() {
     let bad = [
-        &b"WARC/1.0\r\nContent-Length: 2\r\n\r\nabc\r\n\r\n"[..],
+        &b"WARC/1.0\r\nContent-Length: 2\r\n\r\n"[..],
+        &[b'x'; 100],
+        b"\r\n\r\n",
         TWO,
     ]
     .concat();
@@ -59,4 +61,21 @@ fn wrong_content_length_resyncs_at_next_record() {
     assert_eq!(problems.len(), 1);
     assert_eq!(problems[0].kind, ProblemKind::BadContentLength);
     assert_eq!((problems[0].number, problems[0].offset), (1, 0));
+}
+
+/// A block a few bytes longer than its Content-Length (warcio's "trunc"
+/// sample) is accepted as warcio does: the next record follows closely.
+#[test]
+fn a_few_stray_bytes_after_the_block_are_tolerated() {
+    let sloppy = [
+        &b"WARC/1.0\r\nContent-Length: 2\r\n\r\nabc\r\n\r\n"[..],
+        TWO,
+    ]
+    .concat();
+    let (records, problems) = read_all(&mut from_bytes(&sloppy, 100));
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(
+        records.iter().map(|r| r.3).collect::<Vec<_>>(),
+        vec![2, 3, 5]
+    );
 }
