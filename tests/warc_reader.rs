@@ -311,3 +311,34 @@ fn huge_single_line_record() {
         assert_eq!(blocks, vec![(first_block, first_block == 0), (2, false)]);
     }
 }
+
+/// Every file in ../shared/warc, whatever it is, is read to the end without
+/// a panic; the LZ4 one is refused by name, the WET and WAT files are WARCs.
+#[test]
+fn every_file_in_shared_reads_to_the_end() {
+    let entries = std::fs::read_dir(SHARED).unwrap_or_else(|e| panic!("{e}"));
+    let mut seen = 0;
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match WarcReader::open(&path, CAP) {
+            Err(e) => assert!(
+                name.ends_with(".lz4") && e.to_string().contains("LZ4"),
+                "{name}: {e}"
+            ),
+            Ok(mut reader) => {
+                let mut records = 0;
+                while let Some(item) = reader.next() {
+                    records += u64::from(item.is_ok());
+                }
+                if name.ends_with(".wet.gz") || name.ends_with(".wat.gz") {
+                    assert_eq!(records, 2, "{name}");
+                }
+            }
+        }
+        seen += 1;
+    }
+    assert!(seen >= 28, "{seen} files");
+}

@@ -174,6 +174,13 @@ impl WarcReader {
         // another process would fault, which is the documented risk of mmap and
         // acceptable for archive files that are not being written.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(err)?;
+        if let Some(kind) = unsupported_compression(&map) {
+            let detail = format!("{kind}-compressed WARC files are not supported; decompress it first or pipe it to `dana extract -`");
+            return Err(err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                detail,
+            )));
+        }
         let engine = if map.starts_with(&GZIP_MAGIC) {
             Engine::Buffered(Buffered::new(Box::new(GzSource::new(MapBytes(map, 0)))))
         } else {
@@ -279,6 +286,19 @@ impl WarcReader {
                 Some(Ok(span.record(data, number, offset, length)))
             }
         }
+    }
+}
+
+/// Names a compression dana recognises by its magic bytes but cannot read.
+fn unsupported_compression(start: &[u8]) -> Option<&'static str> {
+    if start.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
+        Some("LZ4")
+    } else if start.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        Some("zstd")
+    } else if start.starts_with(b"BZh") {
+        Some("bzip2")
+    } else {
+        None
     }
 }
 
