@@ -72,12 +72,7 @@ pub struct Extractor {
 
 impl Extractor {
     pub fn new(algorithm: Algorithm) -> Self {
-        Extractor {
-            algorithm,
-            decoded: String::new(),
-            title: String::new(),
-            text: String::new(),
-        }
+        Extractor { algorithm, decoded: String::new(), title: String::new(), text: String::new() }
     }
 
     pub fn algorithm(&self) -> Algorithm {
@@ -94,10 +89,6 @@ impl Extractor {
         self.title.clear();
         self.text.clear();
         self.text.push_str(&self.decoded);
-        Extraction {
-            title: &self.title,
-            text: &self.text,
-            encoding: "UTF-8",
-        }
+        Extraction { title: &self.title, text: &self.text, encoding: "UTF-8" }
     }
 }
