@@ -24,7 +24,11 @@ fn walk(path: &Path) -> u64 {
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("warc_reader");
-    for name in ["cc_whirlwind.warc.gz", "resiliparse_warcfile.warc.gz", "dolma_sample-0000.warc.gz"] {
+    for name in [
+        "cc_whirlwind.warc.gz",
+        "resiliparse_warcfile.warc.gz",
+        "dolma_sample-0000.warc.gz",
+    ] {
         let path = Path::new(SAMPLES).join(name);
         group.throughput(Throughput::Bytes(walk(&path)));
         group.bench_function(name, |b| b.iter(|| walk(&path)));
