@@ -4,14 +4,6 @@ use super::{FillError, Mark, ProblemKind, Source};
 use flate2::{Decompress, FlushDecompress, Status};
 use std::io::BufRead;
 
-fn io_error(offset: u64, e: std::io::Error) -> FillError {
-    FillError {
-        offset,
-        kind: ProblemKind::Io,
-        detail: format!("read failed: {e}"),
-    }
-}
-
 /// Output space reserved per inflate call.
 const INFLATE_STEP: usize = 64 << 10;
 
@@ -50,7 +42,10 @@ impl<R: BufRead> GzSource<R> {
     fn skip_to_magic(&mut self) -> Result<bool, FillError> {
         loop {
             let position = self.position;
-            let chunk = self.input.fill_buf().map_err(|e| io_error(position, e))?;
+            let chunk = self
+                .input
+                .fill_buf()
+                .map_err(|e| FillError::io(position, e))?;
             if chunk.is_empty() {
                 return Ok(false);
             }
@@ -78,7 +73,10 @@ impl<R: BufRead> Source for GzSource<R> {
         loop {
             if !self.in_member {
                 let position = self.position;
-                let chunk = self.input.fill_buf().map_err(|e| io_error(position, e))?;
+                let chunk = self
+                    .input
+                    .fill_buf()
+                    .map_err(|e| FillError::io(position, e))?;
                 if chunk.is_empty() {
                     return Ok(false);
                 }
@@ -115,7 +113,10 @@ impl<R: BufRead> Source for GzSource<R> {
                 });
             }
             let position = self.position;
-            let chunk = self.input.fill_buf().map_err(|e| io_error(position, e))?;
+            let chunk = self
+                .input
+                .fill_buf()
+                .map_err(|e| FillError::io(position, e))?;
             if chunk.is_empty() {
                 self.in_member = false;
                 buf.truncate(self.member_buf_start);

@@ -352,16 +352,67 @@ enum Outcome {
     End,
 }
 
+/// Where the parts of a record lie, relative to its `WARC/` line.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    version_end: usize,
+    headers_start: usize,
+    headers_end: usize,
+    block_start: usize,
+    content_length: u64,
+}
+
+impl Layout {
+    /// The span of this record starting at `start` and ending at `end`; the
+    /// block is left empty when it was skipped for being over the cap.
+    fn span(&self, start: usize, keep_block: bool, end: usize) -> Span {
+        let block_start = start + self.block_start;
+        let block_len = if keep_block {
+            usize::try_from(self.content_length).unwrap_or(0)
+        } else {
+            0
+        };
+        Span {
+            start,
+            version_end: start + self.version_end,
+            headers_start: start + self.headers_start,
+            headers_end: start + self.headers_end,
+            block: block_start..block_start + block_len,
+            content_length: self.content_length,
+            end,
+        }
+    }
+}
+
+/// A block that runs past the end of the data: either the input was cut, or
+/// its `Content-Length` is too large and the next record starts inside the
+/// claimed block. Returns where to resume (if a record follows) and the problem.
+fn overlong_block(
+    data: &[u8],
+    block_start: usize,
+    content_length: u64,
+) -> (Option<usize>, ProblemKind, String) {
+    match next_warc_line(data, block_start.saturating_sub(1)) {
+        Some(next) => (
+            Some(next),
+            ProblemKind::BadContentLength,
+            format!("Content-Length {content_length} runs past the end of the input; resumed at the next record"),
+        ),
+        None => (
+            None,
+            ProblemKind::Truncated,
+            format!(
+                "the input ends {} bytes into a block of {content_length} bytes",
+                data.len().saturating_sub(block_start)
+            ),
+        ),
+    }
+}
+
 /// Result of looking at the bytes where a record should start.
 enum Head {
     /// A complete header: everything up to the block is known.
-    Complete {
-        version_end: usize,
-        headers_start: usize,
-        headers_end: usize,
-        block_start: usize,
-        content_length: u64,
-    },
+    Complete(Layout),
     /// More bytes are needed to see the whole header.
     NeedMore,
     Invalid(ProblemKind, String),
@@ -421,13 +472,13 @@ fn parse_head(data: &[u8]) -> Head {
         );
     };
     match raw.trim().parse::<u64>() {
-        Ok(content_length) => Head::Complete {
+        Ok(content_length) => Head::Complete(Layout {
             version_end,
             headers_start,
             headers_end,
             block_start,
             content_length,
-        },
+        }),
         Err(_) => Head::Invalid(
             ProblemKind::BadContentLength,
             format!("unreadable Content-Length {raw:?}"),
@@ -510,40 +561,16 @@ fn next_in_slice(data: &[u8], pos: &mut usize, max_record_bytes: u64) -> Outcome
                 detail,
             }
         }
-        Head::Complete {
-            version_end,
-            headers_start,
-            headers_end,
-            block_start,
-            content_length,
-        } => {
-            let block_start = start + block_start;
-            let available = (data.len() - block_start) as u64;
-            if content_length > available {
-                // Either the file was cut, or Content-Length is too large and
-                // another record follows inside the claimed block.
-                return match next_warc_line(data, block_start.saturating_sub(1)) {
-                    Some(next) => {
-                        *pos = next;
-                        Outcome::Problem {
-                            offset: start as u64,
-                            kind: ProblemKind::BadContentLength,
-                            detail: format!(
-                                "Content-Length {content_length} runs past the end of the file; resumed at the next record (offset {next})"
-                            ),
-                        }
-                    }
-                    None => {
-                        *pos = data.len();
-                        Outcome::Problem {
-                            offset: start as u64,
-                            kind: ProblemKind::Truncated,
-                            detail: format!(
-                                "the file ends {} bytes into a block of {content_length} bytes",
-                                available
-                            ),
-                        }
-                    }
+        Head::Complete(layout) => {
+            let content_length = layout.content_length;
+            let block_start = start + layout.block_start;
+            if content_length > (data.len() - block_start) as u64 {
+                let (resume, kind, detail) = overlong_block(data, block_start, content_length);
+                *pos = resume.unwrap_or(data.len());
+                return Outcome::Problem {
+                    offset: start as u64,
+                    kind,
+                    detail,
                 };
             }
             let block_end = block_start + content_length as usize;
@@ -559,20 +586,7 @@ fn next_in_slice(data: &[u8], pos: &mut usize, max_record_bytes: u64) -> Outcome
                 };
             };
             *pos = end;
-            let block = if content_length > max_record_bytes {
-                block_start..block_start
-            } else {
-                block_start..block_end
-            };
-            Outcome::Record(Span {
-                start,
-                version_end: start + version_end,
-                headers_start: start + headers_start,
-                headers_end: start + headers_end,
-                block,
-                content_length,
-                end,
-            })
+            Outcome::Record(layout.span(start, content_length <= max_record_bytes, end))
         }
     }
 }
@@ -613,6 +627,16 @@ struct FillError {
     offset: u64,
     kind: ProblemKind,
     detail: String,
+}
+
+impl FillError {
+    fn io(offset: u64, e: std::io::Error) -> Self {
+        FillError {
+            offset,
+            kind: ProblemKind::Io,
+            detail: format!("read failed: {e}"),
+        }
+    }
 }
 
 /// The memory map as a `BufRead` positioned at `.1`.
@@ -657,13 +681,7 @@ impl<R: BufRead> Source for PlainSource<R> {
             let chunk = match self.input.fill_buf() {
                 Ok(chunk) => chunk,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    return Err(FillError {
-                        offset: self.position,
-                        kind: ProblemKind::Io,
-                        detail: e.to_string(),
-                    })
-                }
+                Err(e) => return Err(FillError::io(self.position, e)),
             };
             if chunk.is_empty() {
                 return Ok(added > 0);
@@ -808,33 +826,16 @@ impl Buffered {
                     self.resync(at);
                     return outcome;
                 }
-                Head::Complete {
-                    version_end,
-                    headers_start,
-                    headers_end,
-                    block_start,
-                    content_length,
-                } => {
-                    return self.finish_record(
-                        max_record_bytes,
-                        content_length,
-                        [version_end, headers_start, headers_end, block_start],
-                    );
-                }
+                Head::Complete(layout) => return self.finish_record(max_record_bytes, layout),
             }
         }
     }
 
     /// Reads the block and trailer of a record whose header is complete.
-    fn finish_record(
-        &mut self,
-        max_record_bytes: u64,
-        content_length: u64,
-        head: [usize; 4],
-    ) -> Outcome {
-        let [version_end, headers_start, headers_end, block_start] = head;
+    fn finish_record(&mut self, max_record_bytes: u64, layout: Layout) -> Outcome {
+        let content_length = layout.content_length;
         let start = self.start;
-        let block_start = start + block_start;
+        let block_start = start + layout.block_start;
         let oversized = content_length > max_record_bytes;
         let block_end = if oversized {
             // Skip the block without buffering it: drop its bytes as they arrive.
@@ -868,26 +869,11 @@ impl Buffered {
                 match self.more(block_end - self.buf.len()) {
                     Ok(true) => {}
                     Ok(false) => {
-                        return match next_warc_line(&self.buf, block_start.saturating_sub(1)) {
-                            Some(next) => {
-                                let outcome = self.problem(
-                                    start,
-                                    ProblemKind::BadContentLength,
-                                    format!("Content-Length {content_length} runs past the end of the input; resumed at the next record"),
-                                );
-                                self.start = next;
-                                outcome
-                            }
-                            None => {
-                                let have = self.buf.len() - block_start;
-                                self.start = self.buf.len();
-                                self.problem(
-                                    start,
-                                    ProblemKind::Truncated,
-                                    format!("the input ends {have} bytes into a block of {content_length} bytes"),
-                                )
-                            }
-                        };
+                        let (resume, kind, detail) =
+                            overlong_block(&self.buf, block_start, content_length);
+                        let outcome = self.problem(start, kind, detail);
+                        self.start = resume.unwrap_or(self.buf.len());
+                        return outcome;
                     }
                     Err(e) => return self.fill_failed(e),
                 }
@@ -920,20 +906,7 @@ impl Buffered {
             }
         };
         self.start = end;
-        let block = if oversized {
-            block_start..block_start
-        } else {
-            block_start..block_end
-        };
-        Outcome::Record(Span {
-            start,
-            version_end: start + version_end,
-            headers_start: start + headers_start,
-            headers_end: start + headers_end,
-            block,
-            content_length,
-            end,
-        })
+        Outcome::Record(layout.span(start, !oversized, end))
     }
 
     /// Removes `len` buffered bytes at `at`, keeping the marks describing the rest.
