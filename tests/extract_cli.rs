@@ -473,3 +473,22 @@ fn stdin_gives_the_same_pages() {
     assert_eq!(strip(jsonl(&stdout)), strip(jsonl(&from_file.stdout)));
     assert_eq!(jsonl(&stdout).len(), 15);
 }
+
+/// `--paths` takes a (gzipped) list of inputs, like Common Crawl's warc.paths.gz.
+#[test]
+fn paths_file_lists_inputs() {
+    let dir = tempdir();
+    let inputs = [shared("cc_whirlwind.warc.gz"), shared("jwarc_cc.warc.gz")];
+    let list = dir.path().join("warc.paths.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    for input in &inputs {
+        std::io::Write::write_all(&mut gz, format!("{}\n\n", input.display()).as_bytes())
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    std::fs::write(&list, gz.finish().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    let listed = dana(&[os("--paths"), list.as_os_str(), os("--quiet")]);
+    let direct = dana(&[inputs[0].as_os_str(), inputs[1].as_os_str(), os("--quiet")]);
+    assert!(listed.status.success());
+    assert_eq!(jsonl(&listed.stdout).len(), 2);
+    assert_eq!(listed.stdout, direct.stdout);
+}

@@ -79,6 +79,21 @@ fn problems_of(path: &Path) -> Vec<dana::warc::Problem> {
     summarize(path).problems
 }
 
+/// (WARC-Type, WARC-Target-URI) of every record, as the warc crate reads them.
+fn oracle_records<R: std::io::BufRead>(
+    reader: std::io::Result<warc::WarcReader<R>>,
+) -> Vec<(String, Option<String>)> {
+    let reader = reader.unwrap_or_else(|e| panic!("{e}"));
+    reader
+        .iter_records()
+        .map(|record| {
+            let record = record.unwrap_or_else(|e| panic!("{e}"));
+            let uri = record.header(warc::WarcHeader::TargetURI);
+            (record.warc_type().to_string(), uri.map(|u| u.into_owned()))
+        })
+        .collect()
+}
+
 /// The warc crate, an independent reader, sees the same records on the
 /// well-formed files it can read (it needs CRLF headers and reads gzip as
 /// one stream).
@@ -94,30 +109,11 @@ fn same_records_as_the_warc_crate() {
     ];
     for name in files {
         let path = shared(name);
-        let mut oracle = Vec::new();
-        if name.ends_with(".gz") {
-            let reader = warc::WarcReader::from_path_gzip(&path).unwrap_or_else(|e| panic!("{e}"));
-            for record in reader.iter_records() {
-                let record = record.unwrap_or_else(|e| panic!("{name}: {e}"));
-                oracle.push((
-                    record.warc_type().to_string(),
-                    record
-                        .header(warc::WarcHeader::TargetURI)
-                        .map(|u| u.into_owned()),
-                ));
-            }
+        let oracle = if name.ends_with(".gz") {
+            oracle_records(warc::WarcReader::from_path_gzip(&path))
         } else {
-            let reader = warc::WarcReader::from_path(&path).unwrap_or_else(|e| panic!("{e}"));
-            for record in reader.iter_records() {
-                let record = record.unwrap_or_else(|e| panic!("{name}: {e}"));
-                oracle.push((
-                    record.warc_type().to_string(),
-                    record
-                        .header(warc::WarcHeader::TargetURI)
-                        .map(|u| u.into_owned()),
-                ));
-            }
-        }
+            oracle_records(warc::WarcReader::from_path(&path))
+        };
         let mut ours = Vec::new();
         let mut reader = WarcReader::open(&path, CAP).unwrap_or_else(|e| panic!("{e}"));
         while let Some(item) = reader.next() {
