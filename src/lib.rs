@@ -6,11 +6,20 @@
 //! - [`density`]: the shared line-density core (tag recogniser, counting
 //!   kernel, smoothing, regions, text out);
 //! - [`algorithms`]: the algorithms built on that core, selectable by name,
-//!   and the [`Extractor`] that runs them.
+//!   and the [`Extractor`] that runs them;
+//! - [`warc`], [`http`], [`pipeline`], [`output`]: reading crawl archives
+//!   (zero-copy), HTTP payloads, the parallel ordered pipeline, and JSONL /
+//!   WET / text outputs;
+//! - [`eval`]: the word-level LCS metric of the papers and the evaluation
+//!   runner.
 
 pub mod algorithms;
 pub mod charset;
 pub mod density;
 pub mod eval;
+pub mod http;
+pub mod output;
+pub mod pipeline;
+pub mod warc;
 
 pub use algorithms::{Algorithm, Extraction, Extractor};

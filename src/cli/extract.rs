@@ -1,10 +1,227 @@
-//! `dana extract` (being built).
+//! `dana extract`: main text of every HTML page in WARC archives.
 
+use anyhow::{bail, Context};
+use dana::output::{Compression, DirSink, Format, Formatter, StdoutSink};
+use dana::pipeline::{self, FileStats, Options, Progress, Sink};
+use dana::Algorithm;
+use std::collections::HashSet;
+use std::io::{BufRead, IsTerminal};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// WARC files (.warc, .warc.gz; `-` reads stdin).
+    inputs: Vec<PathBuf>,
+    /// A file listing more inputs, one path per line (may be gzipped, like
+    /// Common Crawl's warc.paths.gz).
+    #[arg(long, value_name = "FILE")]
+    paths: Option<PathBuf>,
+    /// Write one output per input into this directory (created if missing)
+    /// instead of stdout; inputs whose output already exists are skipped, so
+    /// an interrupted run resumes where it stopped.
+    #[arg(short, long, value_name = "DIR")]
+    output: Option<PathBuf>,
+    /// Output format. text: each page's title line and text, then a line
+    /// holding only a form feed (split with `awk 'BEGIN{RS="\f\n"} …'`).
+    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
+    format: Format,
+    /// Compression of jsonl/text output (wet is always gzip).
+    #[arg(long, value_enum, default_value_t = Compression::None)]
+    compress: Compression,
+    /// Extraction algorithm (see `dana eval` for how each measures).
+    #[arg(long, default_value = "addanag")]
+    algorithm: Algorithm,
+    /// Worker threads (default: all cores).
+    #[arg(short, long)]
+    jobs: Option<usize>,
+    /// No progress bar and no summary (problems and errors are still printed).
+    #[arg(short, long)]
+    quiet: bool,
+    /// Write per-file statistics as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    stats: Option<PathBuf>,
+    /// Records whose block is larger are skipped (counted as too_large), not
+    /// truncated: a cut page would give text that looks whole. With the
+    /// records in flight (4 per worker) this bounds memory.
+    #[arg(long, default_value_t = 16 << 20, value_name = "BYTES")]
+    max_record_bytes: u64,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`dana extract` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut inputs = args.inputs.clone();
+    if let Some(list) = &args.paths {
+        inputs.extend(read_paths(list)?);
+    }
+    if inputs.is_empty() {
+        bail!("no inputs: give WARC files, `-` for stdin, or --paths FILE");
+    }
+    let formatter = Formatter::new(args.format, args.compress);
+    let workers = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let options = Options {
+        algorithm: args.algorithm,
+        workers,
+        max_record_bytes: args.max_record_bytes,
+        formatter,
+    };
+
+    let mut resumed = Vec::new();
+    let mut sink: Box<dyn Sink> = match &args.output {
+        None => Box::new(StdoutSink::new(formatter, &inputs)),
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+            let mut seen = HashSet::new();
+            let mut todo = Vec::new();
+            for input in inputs {
+                let output = DirSink::output_for(&formatter, dir, &input);
+                if !seen.insert(output.clone()) {
+                    bail!(
+                        "two inputs would both write {}; rename one input or run them separately",
+                        output.display()
+                    );
+                }
+                if output.exists() {
+                    resumed.push((input, output));
+                } else {
+                    todo.push(input);
+                }
+            }
+            inputs = todo;
+            Box::new(DirSink::new(formatter, dir, &inputs))
+        }
+    };
+    for (input, output) in &resumed {
+        if !args.quiet {
+            eprintln!(
+                "dana: skipping {}: its output {} is complete",
+                input.display(),
+                output.display()
+            );
+        }
+    }
+
+    let total_bytes: u64 = inputs
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| progress_bar(total_bytes));
+    let progress = Progress::default();
+    let started = Instant::now();
+    let mut tick = || {
+        if let Some(bar) = &bar {
+            let records = progress.records.load(Ordering::Relaxed);
+            bar.set_position(progress.bytes.load(Ordering::Relaxed));
+            let secs = started.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!(
+                "{records} records, {:.0} records/s",
+                records as f64 / secs
+            ));
+        }
+    };
+    let stats = pipeline::run(&inputs, &options, sink.as_mut(), &progress, &mut tick)
+        .context("writing output failed")?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+
+    if let Some(path) = &args.stats {
+        let json = serde_json::to_vec_pretty(&stats)?;
+        std::fs::write(path, json)
+            .with_context(|| format!("cannot write statistics to {}", path.display()))?;
+    }
+    for problem in stats.iter().flat_map(|s| &s.problems) {
+        eprintln!("dana: warning: {problem}");
+    }
+    if !args.quiet {
+        summary(&stats, started.elapsed().as_secs_f64());
+    }
+    let unreadable: Vec<&FileStats> = stats.iter().filter(|s| s.error.is_some()).collect();
+    for s in &unreadable {
+        eprintln!("dana: error: {}", s.error.as_deref().unwrap_or_default());
+    }
+    Ok(if unreadable.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Reads a paths file (gzip detected by magic), skipping blank lines.
+fn read_paths(list: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let file = std::fs::File::open(list)
+        .with_context(|| format!("cannot open paths file {}", list.display()))?;
+    let mut reader = std::io::BufReader::new(file);
+    let gzip = reader.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+    let reader: Box<dyn BufRead> = if gzip {
+        Box::new(std::io::BufReader::new(
+            flate2::bufread::MultiGzDecoder::new(reader),
+        ))
+    } else {
+        Box::new(reader)
+    };
+    let mut paths = Vec::new();
+    for line in reader.lines() {
+        let line = line.with_context(|| format!("cannot read paths file {}", list.display()))?;
+        let line = line.trim();
+        if !line.is_empty() {
+            paths.push(PathBuf::from(line));
+        }
+    }
+    Ok(paths)
+}
+
+fn progress_bar(total: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(total),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    let style = indicatif::ProgressStyle::with_template(
+        "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta} {msg}",
+    )
+    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}
+
+/// The human summary on stderr: one line per input and a total.
+fn summary(stats: &[FileStats], secs: f64) {
+    // "skipped 34 (metadata 16, request 17, warcinfo 1)", or "skipped 0".
+    let counted = |what: &str, m: &std::collections::BTreeMap<&str, u64>| {
+        let total: u64 = m.values().sum();
+        if m.is_empty() {
+            return format!("{what} {total}");
+        }
+        let reasons: Vec<_> = m.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        format!("{what} {total} ({})", reasons.join(", "))
+    };
+    for s in stats {
+        let to = s
+            .output
+            .as_ref()
+            .map(|p| format!(" -> {}", p.display()))
+            .unwrap_or_default();
+        eprintln!(
+            "{}: read {}, extracted {}, {}, {}{to}",
+            s.file,
+            s.read,
+            s.extracted,
+            counted("skipped", &s.skipped),
+            counted("failed", &s.failed),
+        );
+    }
+    let total = pipeline::totals(stats);
+    eprintln!(
+        "total: {} files, {:.1} MB in {secs:.2} s ({:.1} MB/s), read {}, extracted {}",
+        stats.len(),
+        total.bytes as f64 / 1e6,
+        total.bytes as f64 / 1e6 / secs.max(1e-6),
+        total.read,
+        total.extracted
+    );
 }

@@ -1,0 +1,371 @@
+//! The extraction pipeline: reader threads (one per input being read) send
+//! candidate records over a bounded channel to `workers` threads, each owning
+//! an [`Extractor`]; the calling thread puts results back in input order and
+//! hands them to a [`Sink`].
+//!
+//! Memory stays bounded whatever the archive size: a record is copied out of
+//! the reader only after taking one of a fixed number of tokens, and the
+//! token comes back only once its result is written, so at most
+//! `in_flight` records (each at most `max_record_bytes`) exist at once.
+
+mod work;
+
+use crate::output::Formatter;
+use crate::warc::{ProblemKind, WarcReader};
+use crate::Algorithm;
+use crossbeam_channel::{bounded, Receiver, Sender};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Problems kept per file for the report (all are counted).
+const MAX_PROBLEMS_KEPT: usize = 100;
+
+/// Where results go, in input order.
+pub trait Sink {
+    /// True when all inputs share one stream, so they must be written one
+    /// after another (and read by one reader at a time).
+    fn sequential(&self) -> bool;
+    /// Writes `bytes` (whole serialised pages) for input `file`.
+    fn write(&mut self, file: usize, bytes: &[u8]) -> std::io::Result<()>;
+    /// Input `file` is complete; returns where its output went, if a file.
+    fn finish(&mut self, file: usize, stats: &FileStats) -> std::io::Result<Option<PathBuf>>;
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub algorithm: Algorithm,
+    pub workers: usize,
+    pub max_record_bytes: u64,
+    pub formatter: Formatter,
+}
+
+/// Per-input accounting: `read == extracted + Σ skipped + Σ failed`.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct FileStats {
+    pub file: String,
+    pub bytes: u64,
+    pub read: u64,
+    pub extracted: u64,
+    pub skipped: BTreeMap<&'static str, u64>,
+    pub failed: BTreeMap<&'static str, u64>,
+    /// The first problems, with file, offset and record number.
+    pub problems: Vec<String>,
+    /// Why the input could not be read at all.
+    pub error: Option<String>,
+    pub output: Option<PathBuf>,
+}
+
+impl FileStats {
+    fn fail(&mut self, reason: &'static str) {
+        self.read += 1;
+        *self.failed.entry(reason).or_default() += 1;
+    }
+    fn skip(&mut self, reason: &'static str) {
+        self.read += 1;
+        *self.skipped.entry(reason).or_default() += 1;
+    }
+}
+
+/// Progress so far: input bytes read and records read over all inputs.
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub bytes: AtomicU64,
+    pub records: AtomicU64,
+}
+
+/// What a worker made of one record.
+enum Outcome {
+    Page(Vec<u8>),
+    Skipped(&'static str),
+    Failed(&'static str),
+}
+
+enum Message {
+    Result {
+        file: usize,
+        seq: u64,
+        outcome: Outcome,
+    },
+    /// A reader is done with `file` after sending `sent` jobs.
+    ReaderDone {
+        file: usize,
+        sent: u64,
+        stats: Box<FileStats>,
+    },
+}
+
+#[derive(Default)]
+struct FileState {
+    next_seq: u64,
+    pending: BTreeMap<u64, Outcome>,
+    sent: Option<u64>,
+    stats: FileStats,
+    finished: bool,
+}
+
+/// Runs the pipeline over `inputs`; returns one [`FileStats`] per input.
+/// `on_progress` is called from the calling thread a few times a second.
+pub fn run(
+    inputs: &[PathBuf],
+    options: &Options,
+    sink: &mut dyn Sink,
+    progress: &Progress,
+    on_progress: &mut dyn FnMut(),
+) -> std::io::Result<Vec<FileStats>> {
+    let workers = options.workers.max(1);
+    let in_flight = 4 * workers;
+    let readers = if sink.sequential() {
+        1
+    } else {
+        inputs.len().clamp(1, workers.div_ceil(2))
+    };
+    let (file_tx, file_rx) = bounded::<usize>(inputs.len().max(1));
+    for file in 0..inputs.len() {
+        let _ = file_tx.send(file);
+    }
+    drop(file_tx);
+    let (token_tx, token_rx) = bounded::<()>(in_flight);
+    for _ in 0..in_flight {
+        let _ = token_tx.send(());
+    }
+    let (job_tx, job_rx) = bounded::<work::Job>(in_flight);
+    let (msg_tx, msg_rx) = bounded::<Message>(in_flight + readers);
+    let (pool_tx, pool_rx) = bounded::<Vec<u8>>(in_flight);
+
+    std::thread::scope(|scope| {
+        for _ in 0..readers {
+            let reader = ReaderThread {
+                inputs,
+                files: file_rx.clone(),
+                tokens: token_rx.clone(),
+                jobs: job_tx.clone(),
+                messages: msg_tx.clone(),
+                pool: pool_rx.clone(),
+                max_record_bytes: options.max_record_bytes,
+                progress,
+            };
+            scope.spawn(move || reader.run());
+        }
+        for _ in 0..workers {
+            let worker =
+                work::Worker::new(options, job_rx.clone(), msg_tx.clone(), pool_tx.clone());
+            scope.spawn(move || worker.run());
+        }
+        drop((job_tx, job_rx, msg_tx, pool_tx, token_rx));
+        let result = collect(inputs.len(), sink, &msg_rx, &token_tx, on_progress);
+        // On a write error, dropping the channels stops the other threads.
+        drop((msg_rx, token_tx));
+        result
+    })
+}
+
+/// Puts results back in order and writes them; returns the final stats.
+fn collect(
+    n_files: usize,
+    sink: &mut dyn Sink,
+    messages: &Receiver<Message>,
+    tokens: &Sender<()>,
+    on_progress: &mut dyn FnMut(),
+) -> std::io::Result<Vec<FileStats>> {
+    let mut files: Vec<FileState> = (0..n_files).map(|_| FileState::default()).collect();
+    let sequential = sink.sequential();
+    let mut cursor = 0;
+    let mut done = 0;
+    while done < n_files {
+        let message = match messages.recv_timeout(Duration::from_millis(200)) {
+            Ok(message) => message,
+            Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
+                on_progress();
+                continue;
+            }
+            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
+        };
+        let file = match message {
+            Message::Result { file, seq, outcome } => {
+                if let Some(state) = files.get_mut(file) {
+                    state.pending.insert(seq, outcome);
+                }
+                file
+            }
+            Message::ReaderDone { file, sent, stats } => {
+                if let Some(state) = files.get_mut(file) {
+                    let mut stats = *stats;
+                    // Worker outcomes may have been counted before the reader's.
+                    merge(&mut stats, &state.stats);
+                    state.stats = stats;
+                    state.sent = Some(sent);
+                }
+                file
+            }
+        };
+        // Write whatever is now in order: this file, or (sequential) from the cursor on.
+        let order: Vec<usize> = if sequential {
+            (cursor..n_files).collect()
+        } else {
+            vec![file]
+        };
+        for f in order {
+            let Some(state) = files.get_mut(f) else {
+                continue;
+            };
+            while let Some(outcome) = state.pending.remove(&state.next_seq) {
+                state.next_seq += 1;
+                match outcome {
+                    Outcome::Page(bytes) => {
+                        sink.write(f, &bytes)?;
+                        state.stats.extracted += 1;
+                        state.stats.read += 1;
+                    }
+                    Outcome::Skipped(reason) => state.stats.skip(reason),
+                    Outcome::Failed(reason) => state.stats.fail(reason),
+                }
+                let _ = tokens.send(());
+            }
+            if !state.finished && state.sent == Some(state.next_seq) {
+                state.finished = true;
+                state.stats.output = if state.stats.error.is_some() {
+                    None
+                } else {
+                    sink.finish(f, &state.stats)?
+                };
+                done += 1;
+                if sequential {
+                    cursor = f + 1;
+                }
+            } else if sequential {
+                break;
+            }
+        }
+        on_progress();
+    }
+    Ok(files.into_iter().map(|s| s.stats).collect())
+}
+
+/// Adds the counts of `from` (worker outcomes seen so far) into `into`.
+fn merge(into: &mut FileStats, from: &FileStats) {
+    into.read += from.read;
+    into.extracted += from.extracted;
+    for (reason, n) in &from.skipped {
+        *into.skipped.entry(reason).or_default() += n;
+    }
+    for (reason, n) in &from.failed {
+        *into.failed.entry(reason).or_default() += n;
+    }
+}
+
+struct ReaderThread<'a> {
+    inputs: &'a [PathBuf],
+    files: Receiver<usize>,
+    tokens: Receiver<()>,
+    jobs: Sender<work::Job>,
+    messages: Sender<Message>,
+    pool: Receiver<Vec<u8>>,
+    max_record_bytes: u64,
+    progress: &'a Progress,
+}
+
+impl ReaderThread<'_> {
+    fn run(self) {
+        while let Ok(file) = self.files.recv() {
+            let Some(path) = self.inputs.get(file) else {
+                continue;
+            };
+            let (sent, stats) = self.read_file(file, path);
+            let stop = sent.is_none();
+            let done = Message::ReaderDone {
+                file,
+                sent: sent.unwrap_or(0),
+                stats: Box::new(stats),
+            };
+            if stop || self.messages.send(done).is_err() {
+                return;
+            }
+        }
+    }
+
+    /// Reads one input, sending candidate records as jobs. `None` for the
+    /// job count when the pipeline is shutting down.
+    fn read_file(&self, file: usize, path: &std::path::Path) -> (Option<u64>, FileStats) {
+        let mut stats = FileStats {
+            file: path.display().to_string(),
+            ..FileStats::default()
+        };
+        let mut reader = match WarcReader::open(path, self.max_record_bytes) {
+            Ok(reader) => reader,
+            Err(e) => {
+                stats.error = Some(e.to_string());
+                return (Some(0), stats);
+            }
+        };
+        let filename: Arc<str> = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_else(|| "-".into())
+            .into();
+        let mut seq = 0;
+        let mut records_ok = 0;
+        let mut not_warc = None;
+        let mut last_position = 0;
+        while let Some(item) = reader.next() {
+            match item {
+                Err(problem) => {
+                    if records_ok == 0
+                        && problem.offset == 0
+                        && problem.kind == ProblemKind::NotWarc
+                    {
+                        not_warc = Some(problem.detail.clone());
+                    }
+                    stats.fail(problem.kind.reason());
+                    if stats.problems.len() < MAX_PROBLEMS_KEPT {
+                        stats.problems.push(problem.to_string());
+                    }
+                }
+                Ok(record) => {
+                    records_ok += 1;
+                    match work::Job::candidate(&record) {
+                        Err(reason) => stats.skip(reason),
+                        Ok(kind) => {
+                            if self.tokens.recv().is_err() {
+                                return (None, stats);
+                            }
+                            let block = self.pool.try_recv().unwrap_or_default();
+                            let job = work::Job::new(file, seq, kind, &record, &filename, block);
+                            if self.jobs.send(job).is_err() {
+                                return (None, stats);
+                            }
+                            seq += 1;
+                        }
+                    }
+                }
+            }
+            self.progress.records.fetch_add(1, Ordering::Relaxed);
+            let position = reader.position();
+            self.progress
+                .bytes
+                .fetch_add(position.saturating_sub(last_position), Ordering::Relaxed);
+            last_position = position;
+        }
+        stats.bytes = reader.total_bytes().unwrap_or(last_position);
+        if let (0, Some(detail)) = (records_ok, not_warc) {
+            stats.error = Some(format!("{}: not a WARC file ({detail})", path.display()));
+        }
+        (Some(seq), stats)
+    }
+}
+
+/// Counts skipped/failed reasons over many files (for the summary).
+pub fn totals(stats: &[FileStats]) -> FileStats {
+    let mut total = FileStats {
+        file: "total".into(),
+        ..FileStats::default()
+    };
+    for s in stats {
+        merge(&mut total, s);
+        total.bytes += s.bytes;
+    }
+    total
+}

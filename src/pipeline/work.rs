@@ -1,0 +1,179 @@
+//! Worker threads: HTTP decoding, HTML classification, extraction, serialisation.
+
+use super::{Message, Options, Outcome};
+use crate::http::{self, PayloadDecoder};
+use crate::output::{Formatter, Page};
+use crate::warc::Record;
+use crate::Extractor;
+use crossbeam_channel::{Receiver, Sender};
+use std::sync::Arc;
+
+/// Which WARC record types can hold a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// An HTTP response; the page is its payload.
+    Response,
+    /// A stored document (`resource`); the page is the block itself.
+    Resource,
+}
+
+/// One candidate record, copied out of the reader.
+pub(super) struct Job {
+    file: usize,
+    seq: u64,
+    kind: Kind,
+    url: String,
+    record_id: String,
+    date: String,
+    /// The WARC `Content-Type` (what a `resource` block is).
+    warc_content_type: Option<String>,
+    filename: Arc<str>,
+    offset: u64,
+    length: Option<u64>,
+    block: Vec<u8>,
+}
+
+impl Job {
+    /// Whether a record can hold a page; otherwise the reason it is skipped.
+    pub(super) fn candidate(record: &Record<'_>) -> Result<Kind, &'static str> {
+        let kind = match record
+            .headers
+            .warc_type()
+            .as_deref()
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("response") => Kind::Response,
+            Some("resource") => Kind::Resource,
+            Some("request") => return Err("request"),
+            Some("metadata") => return Err("metadata"),
+            Some("revisit") => return Err("revisit"),
+            Some("warcinfo") => return Err("warcinfo"),
+            Some("conversion") => return Err("conversion"),
+            Some("continuation") => return Err("continuation"),
+            _ => return Err("other_type"),
+        };
+        // Documented choice: a record over the cap is skipped, not truncated;
+        // a cut page would yield text that looks complete but is not.
+        if record.oversized() {
+            return Err("too_large");
+        }
+        Ok(kind)
+    }
+
+    /// Copies `record` into a job, reusing `block`'s allocation.
+    pub(super) fn new(
+        file: usize,
+        seq: u64,
+        kind: Kind,
+        record: &Record<'_>,
+        filename: &Arc<str>,
+        mut block: Vec<u8>,
+    ) -> Job {
+        block.clear();
+        block.extend_from_slice(record.block);
+        let h = &record.headers;
+        Job {
+            file,
+            seq,
+            kind,
+            url: h.target_uri().unwrap_or_default().into_owned(),
+            record_id: h.record_id().unwrap_or_default().into_owned(),
+            date: h.date().unwrap_or_default().into_owned(),
+            warc_content_type: h.content_type().map(|c| c.into_owned()),
+            filename: Arc::clone(filename),
+            offset: record.offset,
+            length: record.length,
+            block,
+        }
+    }
+}
+
+pub(super) struct Worker {
+    extractor: Extractor,
+    decoder: PayloadDecoder,
+    formatter: Formatter,
+    max_record_bytes: usize,
+    jobs: Receiver<Job>,
+    results: Sender<Message>,
+    pool: Sender<Vec<u8>>,
+}
+
+impl Worker {
+    pub(super) fn new(
+        options: &Options,
+        jobs: Receiver<Job>,
+        results: Sender<Message>,
+        pool: Sender<Vec<u8>>,
+    ) -> Self {
+        Worker {
+            extractor: Extractor::new(options.algorithm),
+            decoder: PayloadDecoder::default(),
+            formatter: options.formatter,
+            max_record_bytes: usize::try_from(options.max_record_bytes).unwrap_or(usize::MAX),
+            jobs,
+            results,
+            pool,
+        }
+    }
+
+    pub(super) fn run(mut self) {
+        while let Ok(job) = self.jobs.recv() {
+            let outcome = self.process(&job);
+            let (file, seq) = (job.file, job.seq);
+            // Hand the block's allocation back to the readers (dropped if the pool is full).
+            let _ = self.pool.try_send(job.block);
+            if self
+                .results
+                .send(Message::Result { file, seq, outcome })
+                .is_err()
+            {
+                return;
+            }
+        }
+    }
+
+    fn process(&mut self, job: &Job) -> Outcome {
+        let (status, content_type, payload) = match job.kind {
+            Kind::Response => {
+                let Ok(head) = http::parse_response(&job.block) else {
+                    return Outcome::Failed("bad_http");
+                };
+                if !(200..300).contains(&head.status) {
+                    return Outcome::Skipped("http_status");
+                }
+                let payload = self.decoder.decode(&head, self.max_record_bytes);
+                (Some(head.status), head.content_type, payload.bytes)
+            }
+            Kind::Resource => (None, job.warc_content_type.as_deref(), &job.block[..]),
+        };
+        if !http::is_html(content_type, payload) {
+            return Outcome::Skipped("not_html");
+        }
+        if http::looks_binary(payload) {
+            return Outcome::Skipped("binary");
+        }
+        let charset = content_type.and_then(http::charset);
+        let algorithm = self.extractor.algorithm();
+        let extraction = self.extractor.extract(payload, charset);
+        let page = Page {
+            url: &job.url,
+            warc_record_id: &job.record_id,
+            warc_date: &job.date,
+            warc_filename: &job.filename,
+            offset: job.offset,
+            length: job.length,
+            http_status: status,
+            content_type,
+            charset: extraction.encoding,
+            title: extraction.title,
+            text: extraction.text,
+            algorithm: algorithm.name(),
+        };
+        let mut out = Vec::new();
+        match self.formatter.write_page(&page, &mut out) {
+            Ok(()) => Outcome::Page(out),
+            Err(_) => Outcome::Failed("write"),
+        }
+    }
+}

@@ -1,0 +1,963 @@
+//! A streaming WARC reader of our own (WARC/1.0, 1.1, 0.18; CRLF or bare-LF
+//! header lines) over a memory map.
+//!
+//! - `.warc`: records are slices of the map; nothing is copied.
+//! - `.warc.gz` (one gzip member per record, the Common Crawl layout, or a
+//!   single gzip stream): members are inflated with flate2's low-level
+//!   [`flate2::Decompress`] into one reusable buffer; each record knows the
+//!   compressed offset and length of its member(s).
+//! - `-`: stdin, read as a stream (plain or gzip) through the same buffer.
+//!
+//! Why not the `warc` crate on the fast path: it allocates a fresh 64 KiB
+//! header buffer and 1 MiB body `Vec` for every record and copies the body
+//! into it, reads gzip through `libflate`'s `MultiDecoder` as one
+//! concatenated stream (so no record knows its compressed offset, and one
+//! corrupt member ends the file), and only accepts CRLF header lines. It is
+//! used as an independent oracle in the tests.
+//!
+//! Damage is survived: after a wrong `Content-Length`, a corrupt gzip member
+//! or junk, the reader reports a [`Problem`] (file, offset, record number)
+//! and resynchronises at the next line starting with `WARC/` (in the
+//! decompressed data) or the next gzip member.
+
+mod gz;
+mod headers;
+
+pub use headers::Headers;
+
+use gz::GzSource;
+use memchr::memmem;
+use std::fmt;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+/// Largest WARC header block accepted; anything longer is not a WARC header.
+const MAX_HEADER_BYTES: usize = 1 << 20;
+/// How much a buffered source appends per fill when nothing more precise is known.
+const FILL_CHUNK: usize = 256 << 10;
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// One WARC record. Borrows the reader: the map (`.warc`) or its inflate buffer.
+#[derive(Debug)]
+pub struct Record<'a> {
+    /// 1-based position of the record in its file (problems count too).
+    pub number: u64,
+    /// Byte offset of the record in the input file. For gzip input: of the
+    /// gzip member the record starts in.
+    pub offset: u64,
+    /// Bytes the record occupies in the input file (compressed, for gzip).
+    /// `None` when the record shares a gzip member with other records (a
+    /// single-stream `.warc.gz`), where no per-record range exists.
+    pub length: Option<u64>,
+    /// The version line, e.g. `WARC/1.0`.
+    pub version: &'a str,
+    pub headers: Headers<'a>,
+    /// The declared `Content-Length` of the block.
+    pub content_length: u64,
+    /// The record block; empty when `content_length` exceeds the reader's
+    /// record cap (see [`Record::oversized`]).
+    pub block: &'a [u8],
+}
+
+impl Record<'_> {
+    /// True when the block was larger than the reader's cap and was skipped
+    /// without being buffered.
+    pub fn oversized(&self) -> bool {
+        self.block.len() as u64 != self.content_length
+    }
+}
+
+/// What went wrong with one record (or stretch of input).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// Bytes that do not start a WARC record (`WARC/` expected).
+    NotWarc,
+    /// The record's `Content-Length` is missing, unreadable, or does not end
+    /// where the next record starts.
+    BadContentLength,
+    /// The input ends inside a record.
+    Truncated,
+    /// A gzip member could not be inflated.
+    CorruptGzip,
+    /// Reading the input failed.
+    Io,
+}
+
+impl ProblemKind {
+    /// Short machine-readable reason used in statistics.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            ProblemKind::NotWarc => "not_warc",
+            ProblemKind::BadContentLength => "bad_content_length",
+            ProblemKind::Truncated => "truncated",
+            ProblemKind::CorruptGzip => "corrupt_gzip",
+            ProblemKind::Io => "io_error",
+        }
+    }
+}
+
+/// A damaged stretch of a WARC file; the reader has already skipped past it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: record {number} at byte offset {offset}: {detail}")]
+pub struct Problem {
+    pub file: String,
+    pub number: u64,
+    pub offset: u64,
+    pub kind: ProblemKind,
+    pub detail: String,
+}
+
+/// An input that cannot be read at all.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {file}: {source}")]
+pub struct OpenError {
+    pub file: String,
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Reads WARC records one at a time; see the module docs.
+pub struct WarcReader {
+    name: String,
+    engine: Engine,
+    max_record_bytes: u64,
+    number: u64,
+    total_bytes: Option<u64>,
+}
+
+enum Engine {
+    /// Uncompressed file: records are slices of the map.
+    Map {
+        map: memmap2::Mmap,
+        pos: usize,
+    },
+    /// Nothing to read (an empty file cannot be mapped).
+    Empty,
+    Buffered(Buffered),
+}
+
+impl fmt::Debug for WarcReader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WarcReader")
+            .field("name", &self.name)
+            .field("number", &self.number)
+            .finish()
+    }
+}
+
+impl WarcReader {
+    /// Opens a file (`-` is stdin); plain or gzip is detected from the first bytes.
+    /// Records whose block exceeds `max_record_bytes` are returned
+    /// [`Record::oversized`] with an empty block.
+    pub fn open(path: &Path, max_record_bytes: u64) -> Result<WarcReader, OpenError> {
+        let name = path.display().to_string();
+        let err = |source| OpenError {
+            file: name.clone(),
+            source,
+        };
+        if path.as_os_str() == "-" {
+            let stdin = BufReader::with_capacity(FILL_CHUNK, std::io::stdin());
+            return Self::from_stream(name.clone(), stdin, max_record_bytes).map_err(err);
+        }
+        let file = File::open(path).map_err(err)?;
+        let len = file.metadata().map_err(err)?.len();
+        if len == 0 {
+            return Ok(Self::with_engine(
+                name,
+                Engine::Empty,
+                max_record_bytes,
+                Some(0),
+            ));
+        }
+        // SAFETY: the map is read-only; a file truncated underneath us by
+        // another process would fault, which is the documented risk of mmap and
+        // acceptable for archive files that are not being written.
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(err)?;
+        if let Some(kind) = unsupported_compression(&map) {
+            let detail = format!("{kind}-compressed WARC files are not supported; decompress it first or pipe it to `dana extract -`");
+            return Err(err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                detail,
+            )));
+        }
+        let engine = if map.starts_with(&GZIP_MAGIC) {
+            Engine::Buffered(Buffered::new(Box::new(GzSource::new(MapBytes(map, 0)))))
+        } else {
+            Engine::Map { map, pos: 0 }
+        };
+        Ok(Self::with_engine(name, engine, max_record_bytes, Some(len)))
+    }
+
+    /// Reads from any byte stream (plain or gzip). `name` labels problems.
+    pub fn from_stream<R: BufRead + Send + 'static>(
+        name: String,
+        mut input: R,
+        max_record_bytes: u64,
+    ) -> std::io::Result<WarcReader> {
+        let gzip = input.fill_buf()?.starts_with(&GZIP_MAGIC);
+        let source: Box<dyn Source + Send> = if gzip {
+            Box::new(GzSource::new(input))
+        } else {
+            Box::new(PlainSource { input, position: 0 })
+        };
+        Ok(Self::with_engine(
+            name,
+            Engine::Buffered(Buffered::new(source)),
+            max_record_bytes,
+            None,
+        ))
+    }
+
+    fn with_engine(
+        name: String,
+        engine: Engine,
+        max_record_bytes: u64,
+        total_bytes: Option<u64>,
+    ) -> Self {
+        WarcReader {
+            name,
+            engine,
+            max_record_bytes,
+            number: 0,
+            total_bytes,
+        }
+    }
+
+    /// The input's name as given.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Size of the input in bytes, when known (not for stdin).
+    pub fn total_bytes(&self) -> Option<u64> {
+        self.total_bytes
+    }
+
+    /// Input bytes consumed so far (for progress).
+    pub fn position(&self) -> u64 {
+        match &self.engine {
+            Engine::Map { pos, .. } => *pos as u64,
+            Engine::Empty => 0,
+            Engine::Buffered(b) => b.source.position(),
+        }
+    }
+
+    /// The next record, a problem (after which reading continues), or `None`
+    /// at the end of the input.
+    #[allow(clippy::should_implement_trait)] // records borrow the reader: a lending iterator
+    pub fn next(&mut self) -> Option<Result<Record<'_>, Problem>> {
+        let outcome = match &mut self.engine {
+            Engine::Empty => return None,
+            Engine::Map { map, pos } => next_in_slice(map, pos, self.max_record_bytes),
+            Engine::Buffered(b) => b.next(self.max_record_bytes),
+        };
+        self.number += 1;
+        let number = self.number;
+        match outcome {
+            Outcome::End => {
+                self.number -= 1;
+                None
+            }
+            Outcome::Problem {
+                offset,
+                kind,
+                detail,
+            } => Some(Err(Problem {
+                file: self.name.clone(),
+                number,
+                offset,
+                kind,
+                detail,
+            })),
+            Outcome::Record(span) => {
+                let (data, offset, length) = match &self.engine {
+                    Engine::Map { map, .. } => (
+                        &map[..],
+                        span.start as u64,
+                        Some((span.end - span.start) as u64),
+                    ),
+                    Engine::Buffered(b) => {
+                        let (offset, length) = b.input_range(&span);
+                        (&b.buf[..], offset, length)
+                    }
+                    Engine::Empty => return None,
+                };
+                Some(Ok(span.record(data, number, offset, length)))
+            }
+        }
+    }
+}
+
+/// Names a compression dana recognises by its magic bytes but cannot read.
+fn unsupported_compression(start: &[u8]) -> Option<&'static str> {
+    if start.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
+        Some("LZ4")
+    } else if start.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        Some("zstd")
+    } else if start.starts_with(b"BZh") {
+        Some("bzip2")
+    } else {
+        None
+    }
+}
+
+/// Where a parsed record lies in the data it was parsed from.
+#[derive(Debug)]
+struct Span {
+    /// Start of the `WARC/` line.
+    start: usize,
+    /// End of the version line (exclusive, without line ending).
+    version_end: usize,
+    /// Start of the first header line.
+    headers_start: usize,
+    /// End of the header block (start of the blank line).
+    headers_end: usize,
+    /// The block (empty range for an oversized record).
+    block: std::ops::Range<usize>,
+    content_length: u64,
+    /// After the record's trailing line endings.
+    end: usize,
+}
+
+impl Span {
+    fn record(self, data: &[u8], number: u64, offset: u64, length: Option<u64>) -> Record<'_> {
+        let version = data
+            .get(self.start..self.version_end)
+            .and_then(|v| std::str::from_utf8(v).ok())
+            .unwrap_or("WARC/?")
+            .trim();
+        Record {
+            number,
+            offset,
+            length,
+            version,
+            headers: Headers::new(
+                data.get(self.headers_start..self.headers_end)
+                    .unwrap_or_default(),
+            ),
+            content_length: self.content_length,
+            block: data.get(self.block).unwrap_or_default(),
+        }
+    }
+}
+
+enum Outcome {
+    Record(Span),
+    Problem {
+        offset: u64,
+        kind: ProblemKind,
+        detail: String,
+    },
+    End,
+}
+
+/// Where the parts of a record lie, relative to its `WARC/` line.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    version_end: usize,
+    headers_start: usize,
+    headers_end: usize,
+    block_start: usize,
+    content_length: u64,
+}
+
+impl Layout {
+    /// The span of this record starting at `start` and ending at `end`; the
+    /// block is left empty when it was skipped for being over the cap.
+    fn span(&self, start: usize, keep_block: bool, end: usize) -> Span {
+        let block_start = start + self.block_start;
+        let block_len = if keep_block {
+            usize::try_from(self.content_length).unwrap_or(0)
+        } else {
+            0
+        };
+        Span {
+            start,
+            version_end: start + self.version_end,
+            headers_start: start + self.headers_start,
+            headers_end: start + self.headers_end,
+            block: block_start..block_start + block_len,
+            content_length: self.content_length,
+            end,
+        }
+    }
+}
+
+/// A block that runs past the end of the data: either the input was cut, or
+/// its `Content-Length` is too large and the next record starts inside the
+/// claimed block. Returns where to resume (if a record follows) and the problem.
+fn overlong_block(
+    data: &[u8],
+    block_start: usize,
+    content_length: u64,
+) -> (Option<usize>, ProblemKind, String) {
+    match next_warc_line(data, block_start.saturating_sub(1)) {
+        Some(next) => (
+            Some(next),
+            ProblemKind::BadContentLength,
+            format!("Content-Length {content_length} runs past the end of the input; resumed at the next record"),
+        ),
+        None => (
+            None,
+            ProblemKind::Truncated,
+            format!(
+                "the input ends {} bytes into a block of {content_length} bytes",
+                data.len().saturating_sub(block_start)
+            ),
+        ),
+    }
+}
+
+/// Result of looking at the bytes where a record should start.
+enum Head {
+    /// A complete header: everything up to the block is known.
+    Complete(Layout),
+    /// More bytes are needed to see the whole header.
+    NeedMore,
+    Invalid(ProblemKind, String),
+}
+
+/// Parses a WARC header at the start of `data` (which starts with `WARC/` or
+/// is junk). Accepts CRLF and bare-LF lines.
+fn parse_head(data: &[u8]) -> Head {
+    let prefix = data.get(..5).unwrap_or(data);
+    if !b"WARC/".starts_with(prefix) {
+        let shown = String::from_utf8_lossy(data.get(..40).unwrap_or(data)).into_owned();
+        return Head::Invalid(
+            ProblemKind::NotWarc,
+            format!("expected a `WARC/` version line, found {shown:?}"),
+        );
+    }
+    let window = data.get(..MAX_HEADER_BYTES).unwrap_or(data);
+    let Some(version_nl) = memchr::memchr(b'\n', window) else {
+        return if window.len() == MAX_HEADER_BYTES {
+            too_long()
+        } else {
+            Head::NeedMore
+        };
+    };
+    let headers_start = version_nl + 1;
+    let version_end = if version_nl > 0 && data.get(version_nl - 1) == Some(&b'\r') {
+        version_nl - 1
+    } else {
+        version_nl
+    };
+    // The blank line ends the header: "\n\n" or "\n\r\n" after the version line.
+    let mut search = version_nl;
+    let (headers_end, block_start) = loop {
+        let Some(nl) = window
+            .get(search + 1..)
+            .and_then(|rest| memchr::memchr(b'\n', rest))
+        else {
+            return if window.len() == MAX_HEADER_BYTES {
+                too_long()
+            } else {
+                Head::NeedMore
+            };
+        };
+        let line_start = search + 1;
+        let line_end = line_start + nl;
+        let line = window.get(line_start..line_end).unwrap_or_default();
+        if line.is_empty() || line == b"\r" {
+            break (line_start, line_end + 1);
+        }
+        search = line_end;
+    };
+    let headers = Headers::new(data.get(headers_start..headers_end).unwrap_or_default());
+    let Some(raw) = headers.get("Content-Length") else {
+        return Head::Invalid(
+            ProblemKind::BadContentLength,
+            "the record has no Content-Length header".into(),
+        );
+    };
+    match raw.trim().parse::<u64>() {
+        Ok(content_length) => Head::Complete(Layout {
+            version_end,
+            headers_start,
+            headers_end,
+            block_start,
+            content_length,
+        }),
+        Err(_) => Head::Invalid(
+            ProblemKind::BadContentLength,
+            format!("unreadable Content-Length {raw:?}"),
+        ),
+    }
+}
+
+fn too_long() -> Head {
+    Head::Invalid(
+        ProblemKind::NotWarc,
+        format!("no end of WARC header within {MAX_HEADER_BYTES} bytes"),
+    )
+}
+
+/// Number of CR/LF bytes at the start of `data`.
+fn line_endings(data: &[u8]) -> usize {
+    data.iter()
+        .take_while(|&&b| b == b'\r' || b == b'\n')
+        .count()
+}
+
+/// Position of the next line that starts with `WARC/` strictly after `from`.
+fn next_warc_line(data: &[u8], from: usize) -> Option<usize> {
+    let rest = data.get(from..)?;
+    memmem::find(rest, b"\nWARC/").map(|i| from + i + 1)
+}
+
+/// Stray bytes tolerated between a block and the next record (writers that
+/// count `Content-Length` a little short; warcio accepts these files too).
+const TRAILER_SLACK: usize = 32;
+
+/// Where the record whose block ends at `block_end` ends: after its line
+/// endings at the next `WARC/` line or the end of the data. `Some(None)`: no
+/// record boundary near, the `Content-Length` is wrong; `None`: cannot tell
+/// until more bytes arrive (`at_end`: none will).
+fn record_end(data: &[u8], block_end: usize, at_end: bool) -> Option<Option<usize>> {
+    let after = data.get(block_end..).unwrap_or_default();
+    let skip = line_endings(after);
+    let rest = after.get(skip..).unwrap_or_default();
+    if rest.is_empty() {
+        return at_end.then_some(Some(data.len()));
+    }
+    if rest.starts_with(b"WARC/") {
+        return Some(Some(block_end + skip));
+    }
+    if b"WARC/".starts_with(rest) && !at_end {
+        return None;
+    }
+    let window = after.get(..TRAILER_SLACK + 6).unwrap_or(after);
+    match memmem::find(window, b"\nWARC/") {
+        Some(i) => Some(Some(block_end + i + 1)),
+        None if window.len() < TRAILER_SLACK + 6 && !at_end => None,
+        None => Some(None),
+    }
+}
+
+/// The uncompressed path: parse the record at `*pos` straight out of the map.
+fn next_in_slice(data: &[u8], pos: &mut usize, max_record_bytes: u64) -> Outcome {
+    let start = *pos + line_endings(data.get(*pos..).unwrap_or_default());
+    let rest = data.get(start..).unwrap_or_default();
+    if rest.is_empty() {
+        *pos = data.len();
+        return Outcome::End;
+    }
+    let resync = |pos: &mut usize| *pos = next_warc_line(data, start).unwrap_or(data.len());
+    match parse_head(rest) {
+        Head::NeedMore => {
+            *pos = data.len();
+            Outcome::Problem {
+                offset: start as u64,
+                kind: ProblemKind::Truncated,
+                detail: "the file ends inside a WARC header".into(),
+            }
+        }
+        Head::Invalid(kind, detail) => {
+            resync(pos);
+            Outcome::Problem {
+                offset: start as u64,
+                kind,
+                detail,
+            }
+        }
+        Head::Complete(layout) => {
+            let content_length = layout.content_length;
+            let block_start = start + layout.block_start;
+            if content_length > (data.len() - block_start) as u64 {
+                let (resume, kind, detail) = overlong_block(data, block_start, content_length);
+                *pos = resume.unwrap_or(data.len());
+                return Outcome::Problem {
+                    offset: start as u64,
+                    kind,
+                    detail,
+                };
+            }
+            let block_end = block_start + content_length as usize;
+            let Some(Some(end)) = record_end(data, block_end, true) else {
+                resync(pos);
+                return Outcome::Problem {
+                    offset: start as u64,
+                    kind: ProblemKind::BadContentLength,
+                    detail: format!(
+                        "Content-Length {content_length} does not end at a record boundary; resumed at offset {}",
+                        *pos
+                    ),
+                };
+            };
+            *pos = end;
+            Outcome::Record(layout.span(start, content_length <= max_record_bytes, end))
+        }
+    }
+}
+
+/// A source of decompressed WARC bytes for the buffered engine.
+trait Source {
+    /// Appends at least `want` bytes to `buf` if the input has them, but never
+    /// past the end of the current gzip member; records member starts in
+    /// `marks`. Returns `Ok(false)` at the end of the input.
+    fn fill(
+        &mut self,
+        buf: &mut Vec<u8>,
+        want: usize,
+        marks: &mut Vec<Mark>,
+    ) -> Result<bool, FillError>;
+    /// Input bytes consumed so far.
+    fn position(&self) -> u64;
+    /// True when the bytes appended so far end exactly at a gzip member end
+    /// (or, for plain input, always: every byte is a boundary).
+    fn at_boundary(&self) -> bool;
+    /// Whether the offset of a byte inside a member is known (plain input).
+    fn linear(&self) -> bool;
+}
+
+/// A boundary in the buffer: the byte at `pos` came from input offset
+/// `offset` (plain input), or starts the gzip member at `offset`; `inside`:
+/// the member started before `pos` (its first bytes were dropped).
+#[derive(Debug, Clone, Copy)]
+struct Mark {
+    pos: usize,
+    offset: u64,
+    inside: bool,
+}
+
+/// A damaged stretch of the input, already skipped by the source.
+#[derive(Debug)]
+struct FillError {
+    offset: u64,
+    kind: ProblemKind,
+    detail: String,
+}
+
+impl FillError {
+    fn io(offset: u64, e: std::io::Error) -> Self {
+        FillError {
+            offset,
+            kind: ProblemKind::Io,
+            detail: format!("read failed: {e}"),
+        }
+    }
+}
+
+/// The memory map as a `BufRead` positioned at `.1`.
+struct MapBytes(memmap2::Mmap, usize);
+
+impl Read for MapBytes {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.fill_buf()?.read(out)?;
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for MapBytes {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        Ok(self.0.get(self.1..).unwrap_or_default())
+    }
+    fn consume(&mut self, amt: usize) {
+        self.1 = (self.1 + amt).min(self.0.len());
+    }
+}
+
+struct PlainSource<R> {
+    input: R,
+    position: u64,
+}
+
+impl<R: BufRead> Source for PlainSource<R> {
+    fn fill(
+        &mut self,
+        buf: &mut Vec<u8>,
+        want: usize,
+        marks: &mut Vec<Mark>,
+    ) -> Result<bool, FillError> {
+        marks.push(Mark {
+            pos: buf.len(),
+            offset: self.position,
+            inside: false,
+        });
+        let mut added = 0;
+        while added < want.max(1) {
+            let chunk = match self.input.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(FillError::io(self.position, e)),
+            };
+            if chunk.is_empty() {
+                return Ok(added > 0);
+            }
+            let n = chunk.len().min(want.max(1) - added).max(1);
+            buf.extend_from_slice(chunk.get(..n).unwrap_or(chunk));
+            self.input.consume(n);
+            self.position += n as u64;
+            added += n;
+        }
+        Ok(true)
+    }
+    fn position(&self) -> u64 {
+        self.position
+    }
+    fn at_boundary(&self) -> bool {
+        true
+    }
+    fn linear(&self) -> bool {
+        true
+    }
+}
+
+/// The buffered engine: decompressed bytes in one reusable buffer.
+struct Buffered {
+    source: Box<dyn Source + Send>,
+    buf: Vec<u8>,
+    /// Where the next record starts in `buf`.
+    start: usize,
+    marks: Vec<Mark>,
+    eof: bool,
+}
+
+impl Buffered {
+    fn new(source: Box<dyn Source + Send>) -> Self {
+        Buffered {
+            source,
+            buf: Vec::new(),
+            start: 0,
+            marks: Vec::new(),
+            eof: false,
+        }
+    }
+
+    /// Drops consumed bytes from the front of the buffer.
+    fn compact(&mut self) {
+        let start = self.start.min(self.buf.len());
+        if start == 0 {
+            return;
+        }
+        self.buf.drain(..start);
+        self.start = 0;
+        // Keep the last mark at or before the new start (it still describes it).
+        let keep_from = self.marks.iter().rposition(|m| m.pos <= start).unwrap_or(0);
+        self.marks.drain(..keep_from);
+        let linear = self.source.linear();
+        for mark in &mut self.marks {
+            if mark.pos < start {
+                // The mark's byte is gone; the new first byte lies inside its stretch.
+                if linear {
+                    mark.offset += (start - mark.pos) as u64;
+                } else {
+                    mark.inside = true;
+                }
+            }
+            mark.pos = mark.pos.saturating_sub(start);
+        }
+    }
+
+    /// Appends more bytes; `Ok(false)` when the input is exhausted.
+    fn more(&mut self, want: usize) -> Result<bool, FillError> {
+        if self.eof {
+            return Ok(false);
+        }
+        let got = self.source.fill(&mut self.buf, want, &mut self.marks)?;
+        if !got {
+            self.eof = true;
+        }
+        Ok(got)
+    }
+
+    /// Input offset of buffer position `pos`, and whether it is exact.
+    fn offset_of(&self, pos: usize) -> (u64, bool) {
+        if pos >= self.buf.len() && self.source.at_boundary() {
+            return (self.source.position(), true);
+        }
+        match self.marks.iter().rev().find(|m| m.pos <= pos) {
+            Some(m) if self.source.linear() => (m.offset + (pos - m.pos) as u64, true),
+            Some(m) => (m.offset, m.pos == pos && !m.inside),
+            None => (self.source.position(), false),
+        }
+    }
+
+    fn input_range(&self, span: &Span) -> (u64, Option<u64>) {
+        let (offset, exact_start) = self.offset_of(span.start);
+        let (end, exact_end) = self.offset_of(span.end);
+        let length = (exact_start && exact_end).then(|| end.saturating_sub(offset));
+        (offset, length)
+    }
+
+    fn problem(&self, pos: usize, kind: ProblemKind, detail: String) -> Outcome {
+        Outcome::Problem {
+            offset: self.offset_of(pos).0,
+            kind,
+            detail,
+        }
+    }
+
+    fn next(&mut self, max_record_bytes: u64) -> Outcome {
+        self.compact();
+        loop {
+            let skip = line_endings(self.buf.get(self.start..).unwrap_or_default());
+            self.start += skip;
+            if self.start < self.buf.len() {
+                break;
+            }
+            match self.more(FILL_CHUNK) {
+                Ok(true) => continue,
+                Ok(false) => return Outcome::End,
+                Err(e) => return self.fill_failed(e),
+            }
+        }
+        loop {
+            let rest = self.buf.get(self.start..).unwrap_or_default();
+            match parse_head(rest) {
+                Head::NeedMore => match self.more(FILL_CHUNK) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        let at = self.start;
+                        self.start = self.buf.len();
+                        return self.problem(
+                            at,
+                            ProblemKind::Truncated,
+                            "the input ends inside a WARC header".into(),
+                        );
+                    }
+                    Err(e) => return self.fill_failed(e),
+                },
+                Head::Invalid(kind, detail) => {
+                    let at = self.start;
+                    let outcome = self.problem(at, kind, detail);
+                    self.resync(at);
+                    return outcome;
+                }
+                Head::Complete(layout) => return self.finish_record(max_record_bytes, layout),
+            }
+        }
+    }
+
+    /// Reads the block and trailer of a record whose header is complete.
+    fn finish_record(&mut self, max_record_bytes: u64, layout: Layout) -> Outcome {
+        let content_length = layout.content_length;
+        let start = self.start;
+        let block_start = start + layout.block_start;
+        let oversized = content_length > max_record_bytes;
+        let block_end = if oversized {
+            // Skip the block without buffering it: drop its bytes as they arrive.
+            let mut remaining = content_length;
+            loop {
+                let have = (self.buf.len() - block_start) as u64;
+                if have >= remaining {
+                    self.drop_bytes(block_start, remaining as usize);
+                    break;
+                }
+                remaining -= have;
+                self.drop_bytes(block_start, have as usize);
+                match self.more(remaining.min(FILL_CHUNK as u64) as usize) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        self.start = self.buf.len();
+                        return self.problem(
+                            start,
+                            ProblemKind::Truncated,
+                            format!("the input ends inside a block of {content_length} bytes"),
+                        );
+                    }
+                    Err(e) => return self.fill_failed(e),
+                }
+            }
+            block_start
+        } else {
+            let block_end =
+                block_start.saturating_add(usize::try_from(content_length).unwrap_or(usize::MAX));
+            while self.buf.len() < block_end {
+                match self.more(block_end - self.buf.len()) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        let (resume, kind, detail) =
+                            overlong_block(&self.buf, block_start, content_length);
+                        let outcome = self.problem(start, kind, detail);
+                        self.start = resume.unwrap_or(self.buf.len());
+                        return outcome;
+                    }
+                    Err(e) => return self.fill_failed(e),
+                }
+            }
+            block_end
+        };
+        // The trailer: line endings, then the next record, a member end, or the end.
+        let end = loop {
+            let after = self.buf.get(block_end..).unwrap_or_default();
+            let at_end = self.eof
+                || (self.source.at_boundary()
+                    && !after.is_empty()
+                    && line_endings(after) == after.len());
+            match record_end(&self.buf, block_end, at_end) {
+                Some(Some(end)) => break end,
+                Some(None) => {
+                    let outcome = self.problem(
+                        start,
+                        ProblemKind::BadContentLength,
+                        format!("Content-Length {content_length} does not end at a record boundary; resumed at the next record"),
+                    );
+                    self.resync(start);
+                    return outcome;
+                }
+                None => {
+                    if let Err(e) = self.more(FILL_CHUNK) {
+                        return self.fill_failed(e);
+                    }
+                }
+            }
+        };
+        self.start = end;
+        Outcome::Record(layout.span(start, !oversized, end))
+    }
+
+    /// Removes `len` buffered bytes at `at`, keeping the marks describing the rest.
+    fn drop_bytes(&mut self, at: usize, len: usize) {
+        self.buf.drain(at..at + len);
+        for mark in &mut self.marks {
+            if mark.pos >= at + len {
+                mark.pos -= len;
+            } else if mark.pos > at {
+                // The mark's byte is gone: describe the first byte kept after it.
+                mark.offset += (at + len - mark.pos) as u64;
+                mark.pos = at;
+                mark.inside = true;
+            }
+        }
+    }
+
+    /// A source error: whatever was buffered for the current record is lost.
+    fn fill_failed(&mut self, e: FillError) -> Outcome {
+        self.buf.truncate(self.start);
+        Outcome::Problem {
+            offset: e.offset,
+            kind: e.kind,
+            detail: e.detail,
+        }
+    }
+
+    /// Moves to the next line starting with `WARC/` after `from`, reading
+    /// (and discarding) input until one appears.
+    fn resync(&mut self, from: usize) {
+        let mut search = from;
+        loop {
+            if let Some(next) = next_warc_line(&self.buf, search) {
+                self.start = next;
+                return;
+            }
+            // Keep only a short tail (a `\nWARC/` may straddle the fill).
+            let keep = self.buf.len().saturating_sub(5).max(from);
+            self.start = keep;
+            self.compact();
+            search = 0;
+            match self.more(FILL_CHUNK) {
+                Ok(true) => {}
+                Ok(false) | Err(_) => {
+                    self.start = self.buf.len();
+                    return;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

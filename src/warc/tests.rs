@@ -1,0 +1,81 @@
+use super::*;
+
+/// (WARC-Type, offset, length, block length) of each record.
+type Seen = (String, u64, Option<u64>, usize);
+
+fn read_all(reader: &mut WarcReader) -> (Vec<Seen>, Vec<Problem>) {
+    let mut records = Vec::new();
+    let mut problems = Vec::new();
+    while let Some(item) = reader.next() {
+        match item {
+            Ok(r) => records.push((
+                r.headers.warc_type().unwrap_or_default().into_owned(),
+                r.offset,
+                r.length,
+                r.block.len(),
+            )),
+            Err(p) => problems.push(p),
+        }
+    }
+    (records, problems)
+}
+
+fn from_bytes(data: &[u8], max: u64) -> WarcReader {
+    WarcReader::from_stream("test".into(), std::io::Cursor::new(data.to_vec()), max)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+const TWO: &[u8] = b"WARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Length: 3\r\n\r\nabc\r\n\r\nWARC/1.1\nWARC-Type: response\nContent-Length: 5\n\nhello\n\n";
+
+#[test]
+fn plain_stream_crlf_and_bare_lf() {
+    let (records, problems) = read_all(&mut from_bytes(TWO, 100));
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(
+        records,
+        vec![
+            ("warcinfo".into(), 0, Some(59), 3),
+            ("response".into(), 59, Some(TWO.len() as u64 - 59), 5)
+        ]
+    );
+}
+
+#[test]
+fn oversized_block_is_skipped_not_buffered() {
+    let (records, problems) = read_all(&mut from_bytes(TWO, 4));
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(records.iter().map(|r| r.3).collect::<Vec<_>>(), vec![3, 0]);
+}
+
+#[test]
+fn wrong_content_length_resyncs_at_next_record() {
+    let bad = [
+        &b"WARC/1.0\r\nContent-Length: 2\r\n\r\n"[..],
+        &[b'x'; 100],
+        b"\r\n\r\n",
+        TWO,
+    ]
+    .concat();
+    let (records, problems) = read_all(&mut from_bytes(&bad, 100));
+    assert_eq!(records.len(), 2);
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].kind, ProblemKind::BadContentLength);
+    assert_eq!((problems[0].number, problems[0].offset), (1, 0));
+}
+
+/// A block a few bytes longer than its Content-Length (warcio's "trunc"
+/// sample) is accepted as warcio does: the next record follows closely.
+#[test]
+fn a_few_stray_bytes_after_the_block_are_tolerated() {
+    let sloppy = [
+        &b"WARC/1.0\r\nContent-Length: 2\r\n\r\nabc\r\n\r\n"[..],
+        TWO,
+    ]
+    .concat();
+    let (records, problems) = read_all(&mut from_bytes(&sloppy, 100));
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(
+        records.iter().map(|r| r.3).collect::<Vec<_>>(),
+        vec![2, 3, 5]
+    );
+}

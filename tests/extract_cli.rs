@@ -1,0 +1,494 @@
+//! `dana extract` end to end, on the real samples in ../shared/warc.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/warc");
+
+fn shared(name: &str) -> PathBuf {
+    Path::new(SHARED).join(name)
+}
+
+fn all_shared() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(SHARED)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.to_string_lossy().ends_with(".warc") || p.to_string_lossy().ends_with(".warc.gz")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn dana(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dana"))
+        .arg("extract")
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn os(s: &str) -> &std::ffi::OsStr {
+    std::ffi::OsStr::new(s)
+}
+
+fn jsonl(out: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn jsonl_fields_for_the_common_crawl_capture() {
+    let out = dana(&[shared("cc_whirlwind.warc.gz").as_os_str(), os("--quiet")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pages = jsonl(&out.stdout);
+    assert_eq!(pages.len(), 1);
+    let p = &pages[0];
+    assert_eq!(p["url"], "https://an.wikipedia.org/wiki/Escopete");
+    assert_eq!(p["warc_filename"], "cc_whirlwind.warc.gz");
+    assert_eq!(p["http_status"], 200);
+    assert_eq!(p["algorithm"], "addanag");
+    assert!(p["warc_record_id"]
+        .as_str()
+        .is_some_and(|id| id.starts_with("<urn:uuid:")));
+    // offset/length address the response's own gzip member.
+    let bytes = std::fs::read(shared("cc_whirlwind.warc.gz")).unwrap_or_else(|e| panic!("{e}"));
+    let (offset, length) = (
+        p["offset"].as_u64().unwrap_or(0) as usize,
+        p["length"].as_u64().unwrap_or(0) as usize,
+    );
+    let mut member = String::new();
+    flate2::read::GzDecoder::new(&bytes[offset..offset + length])
+        .read_to_string(&mut member)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(member.starts_with("WARC/1.0\r\n") && member.contains("WARC-Type: response"));
+}
+
+/// Same output whatever the number of workers, over every shared file.
+#[test]
+fn output_is_identical_for_one_and_two_workers() {
+    let files = all_shared();
+    let run = |j: &str| {
+        let mut args: Vec<&std::ffi::OsStr> = files.iter().map(|f| f.as_os_str()).collect();
+        args.extend([os("-j"), os(j), os("--quiet")]);
+        dana(&args)
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert!(
+        one.status.success(),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
+    assert!(!one.stdout.is_empty());
+    assert_eq!(one.stdout, two.stdout);
+    // Pages come in input order.
+    let names: Vec<String> = jsonl(&one.stdout)
+        .iter()
+        .map(|p| p["warc_filename"].as_str().unwrap_or_default().to_string())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted);
+}
+
+/// Per-file accounting adds up, and agrees with the inventory where it can.
+#[test]
+fn stats_account_for_every_record() {
+    let dir = tempdir();
+    let stats_path = dir.path().join("stats.json");
+    let files = all_shared();
+    let mut args: Vec<&std::ffi::OsStr> = files.iter().map(|f| f.as_os_str()).collect();
+    args.extend([os("--quiet"), os("--stats"), stats_path.as_os_str()]);
+    let out = dana(&args);
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&stats_path).unwrap_or_else(|e| panic!("{e}"));
+    let stats: Vec<serde_json::Value> =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stats.len(), files.len());
+    let sum = |v: &serde_json::Value| {
+        v.as_object()
+            .map(|m| m.values().filter_map(|n| n.as_u64()).sum::<u64>())
+            .unwrap_or(0)
+    };
+    let by_name: BTreeMap<String, &serde_json::Value> = stats
+        .iter()
+        .map(|s| {
+            (
+                s["file"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+                s,
+            )
+        })
+        .collect();
+    for s in &stats {
+        assert_eq!(
+            s["read"].as_u64(),
+            Some(s["extracted"].as_u64().unwrap_or(0) + sum(&s["skipped"]) + sum(&s["failed"])),
+            "{s}"
+        );
+    }
+    let cc = by_name["resiliparse_warcfile.warc.gz"];
+    assert_eq!(
+        (
+            cc["read"].as_u64(),
+            cc["extracted"].as_u64(),
+            cc["skipped"]["request"].as_u64()
+        ),
+        (Some(50), Some(16), Some(17))
+    );
+    let clueweb = by_name["resiliparse_clueweb-quirk.warc.gz"];
+    assert_eq!(clueweb["extracted"].as_u64(), Some(29));
+    let clipped = by_name["resiliparse_clipped.warc.gz"];
+    assert_eq!(clipped["failed"]["truncated"].as_u64(), Some(1));
+    assert!(clipped["problems"][0]
+        .as_str()
+        .is_some_and(|p| p.contains("byte offset 0")));
+    assert_eq!(
+        by_name["pywb_iana.warc.gz"]["skipped"]["revisit"].as_u64(),
+        Some(123)
+    );
+}
+
+#[test]
+fn clueweb_pages_carry_their_euc_jp_charset() {
+    let out = dana(&[
+        shared("resiliparse_clueweb-quirk.warc.gz").as_os_str(),
+        os("--quiet"),
+    ]);
+    let pages = jsonl(&out.stdout);
+    assert_eq!(pages.len(), 29);
+    assert!(pages.iter().all(|p| p["charset"]
+        .as_str()
+        .is_some_and(|c| c.eq_ignore_ascii_case("euc-jp"))));
+}
+
+/// WET output read back with the warc crate, and compared with the real
+/// Common Crawl WET for the same capture.
+#[test]
+fn wet_output_reads_back_and_matches_common_crawl_layout() {
+    let dir = tempdir();
+    let out = dana(&[
+        shared("cc_whirlwind.warc.gz").as_os_str(),
+        os("--format"),
+        os("wet"),
+        os("-o"),
+        dir.path().as_os_str(),
+        os("--quiet"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let wet = dir.path().join("cc_whirlwind.warc.wet.gz");
+    let ours = read_warc(&wet);
+    let cc = read_warc(&shared("cc_whirlwind.warc.wet.gz"));
+    assert_eq!(
+        ours.iter().map(|r| r.0.clone()).collect::<Vec<_>>(),
+        ["warcinfo", "conversion"]
+    );
+    assert_eq!(
+        cc.iter().map(|r| r.0.clone()).collect::<Vec<_>>(),
+        ["warcinfo", "conversion"]
+    );
+    // Same target, date and referred response; header order as Common Crawl's (minus its language/payload digest).
+    let (ours_conv, cc_conv) = (&ours[1], &cc[1]);
+    for name in [
+        "WARC-Target-URI",
+        "WARC-Date",
+        "WARC-Refers-To",
+        "Content-Type",
+    ] {
+        assert_eq!(header(ours_conv, name), header(cc_conv, name), "{name}");
+    }
+    let cc_order: Vec<&str> = cc_conv
+        .1
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| !n.contains("Language") && !n.contains("Payload"))
+        .collect();
+    let our_order: Vec<&str> = ours_conv.1.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(our_order, cc_order);
+    // Block digest and length describe the UTF-8 body.
+    use sha1::Digest;
+    let digest = format!(
+        "sha1:{}",
+        data_encoding::BASE32.encode(&sha1::Sha1::digest(&ours_conv.2))
+    );
+    assert_eq!(header(ours_conv, "WARC-Block-Digest"), Some(digest));
+    assert_eq!(
+        header(ours_conv, "Content-Length"),
+        Some(ours_conv.2.len().to_string())
+    );
+    // One gzip member per record.
+    assert_eq!(gzip_members(&std::fs::read(&wet).unwrap_or_default()), 2);
+}
+
+type WarcSeen = (String, Vec<(String, String)>, Vec<u8>);
+
+/// (type, headers in file order, body) of each record, via the warc crate.
+fn read_warc(path: &Path) -> Vec<WarcSeen> {
+    let reader = warc::WarcReader::from_path_gzip(path).unwrap_or_else(|e| panic!("{e}"));
+    let raw = std::fs::read(path).unwrap_or_default();
+    let mut text = String::new();
+    flate2::read::MultiGzDecoder::new(&raw[..])
+        .read_to_string(&mut text)
+        .unwrap_or_default();
+    // Header order is not kept by the warc crate: take it from the text.
+    let orders: Vec<Vec<String>> = text
+        .split("WARC/1.0\r\n")
+        .skip(1)
+        .filter(|chunk| chunk.starts_with("WARC-Type:"))
+        .map(|chunk| {
+            chunk
+                .split("\r\n\r\n")
+                .next()
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| l.split(':').next())
+                .map(String::from)
+                .collect()
+        })
+        .collect();
+    reader
+        .iter_records()
+        .zip(orders)
+        .map(|(record, order)| {
+            let record = record.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let headers = order
+                .iter()
+                .map(|name| {
+                    let value = record
+                        .header(warc::WarcHeader::from(name.as_str()))
+                        .map(|v| v.into_owned())
+                        .unwrap_or_default();
+                    (name.clone(), value)
+                })
+                .collect();
+            (
+                record.warc_type().to_string(),
+                headers,
+                record.body().to_vec(),
+            )
+        })
+        .collect()
+}
+
+fn header(record: &WarcSeen, name: &str) -> Option<String> {
+    record
+        .1
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.clone())
+}
+
+fn gzip_members(bytes: &[u8]) -> usize {
+    let mut rest = bytes;
+    let mut members = 0;
+    while !rest.is_empty() {
+        let mut decoder = flate2::bufread::GzDecoder::new(rest);
+        std::io::copy(&mut decoder, &mut std::io::sink()).unwrap_or_else(|e| panic!("{e}"));
+        rest = decoder.into_inner();
+        members += 1;
+    }
+    members
+}
+
+#[test]
+fn text_format_and_compressed_jsonl() {
+    let input = shared("resiliparse_warcfile.warc.gz");
+    let plain = dana(&[input.as_os_str(), os("--quiet")]);
+    let text = dana(&[input.as_os_str(), os("--quiet"), os("--format"), os("text")]);
+    let pages = String::from_utf8_lossy(&text.stdout)
+        .split("\n\x0c\n")
+        .filter(|p| !p.is_empty())
+        .count();
+    assert_eq!(pages, 16);
+    for (compress, decode) in [("gzip", gunzip as fn(&[u8]) -> Vec<u8>), ("zstd", unzstd)] {
+        let out = dana(&[
+            input.as_os_str(),
+            os("--quiet"),
+            os("--compress"),
+            os(compress),
+        ]);
+        assert_eq!(decode(&out.stdout), plain.stdout, "{compress}");
+    }
+}
+
+fn gunzip(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(data)
+        .read_to_end(&mut out)
+        .unwrap_or_else(|e| panic!("{e}"));
+    out
+}
+
+fn unzstd(data: &[u8]) -> Vec<u8> {
+    zstd::decode_all(data).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A killed run leaves a `.partial` file and missing outputs; the rerun skips
+/// complete outputs (saying so) and redoes the rest, with the same result.
+#[test]
+fn rerun_resumes_after_interruption() {
+    let dir = tempdir();
+    let inputs = [
+        shared("cc_whirlwind.warc.gz"),
+        shared("dolma_sample-0000.warc.gz"),
+    ];
+    let run = || {
+        let mut args: Vec<&std::ffi::OsStr> = inputs.iter().map(|f| f.as_os_str()).collect();
+        args.extend([os("-o"), dir.path().as_os_str()]);
+        dana(&args)
+    };
+    let first = run();
+    assert!(first.status.success());
+    let done = dir.path().join("dolma_sample-0000.jsonl");
+    let complete = std::fs::read(&done).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::remove_file(&done).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        dir.path().join(".dolma_sample-0000.jsonl.partial"),
+        &complete[..100],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let second = run();
+    assert!(second.status.success());
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        stderr.contains("skipping") && stderr.contains("cc_whirlwind.jsonl"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("dolma_sample-0000.jsonl is complete"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&done).unwrap_or_default(), complete);
+    assert!(!dir.path().join(".dolma_sample-0000.jsonl.partial").exists());
+}
+
+#[test]
+fn unreadable_inputs_fail_the_run_and_are_named() {
+    let dir = tempdir();
+    let not_warc = dir.path().join("page.warc");
+    std::fs::write(&not_warc, b"<html>hello</html>").unwrap_or_else(|e| panic!("{e}"));
+    let missing = dir.path().join("missing.warc.gz");
+    let out = dana(&[
+        shared("jwarc_cc.warc.gz").as_os_str(),
+        missing.as_os_str(),
+        not_warc.as_os_str(),
+        os("--quiet"),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("missing.warc.gz") && stderr.contains("page.warc: not a WARC file"),
+        "{stderr}"
+    );
+    assert_eq!(
+        jsonl(&out.stdout).len(),
+        1,
+        "the readable input is still extracted"
+    );
+}
+
+/// Crafted records: binary bytes and NULs labelled text/html are skipped;
+/// a record over --max-record-bytes is skipped as too_large.
+#[test]
+fn crafted_records_are_classified() {
+    let dir = tempdir();
+    let path = dir.path().join("crafted.warc");
+    let record = |ct: &str, body: &[u8]| {
+        let head = format!("WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://x/\r\nContent-Type: {ct}\r\nContent-Length: {}\r\n\r\n", body.len());
+        [head.as_bytes(), body, b"\r\n\r\n"].concat()
+    };
+    let data = [
+        record("text/html", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR binary"),
+        record("text/html", b"<html><body>nul\0byte</body></html>"),
+        record("text/html", b"<html><body>fine</body></html>"),
+        record("image/png", b"\x89PNG"),
+    ]
+    .concat();
+    std::fs::write(&path, data).unwrap_or_else(|e| panic!("{e}"));
+    let stats = dir.path().join("stats.json");
+    let out = dana(&[
+        path.as_os_str(),
+        os("--quiet"),
+        os("--stats"),
+        stats.as_os_str(),
+    ]);
+    assert!(out.status.success());
+    assert_eq!(jsonl(&out.stdout).len(), 1);
+    let s: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&stats).unwrap_or_default()).unwrap_or_default();
+    assert_eq!(s[0]["skipped"]["binary"].as_u64(), Some(2));
+    assert_eq!(s[0]["skipped"]["not_html"].as_u64(), Some(1));
+    let small = dana(&[
+        path.as_os_str(),
+        os("--quiet"),
+        os("--stats"),
+        stats.as_os_str(),
+        os("--max-record-bytes"),
+        os("10"),
+    ]);
+    assert!(small.status.success() && small.stdout.is_empty());
+    let s: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&stats).unwrap_or_default()).unwrap_or_default();
+    assert_eq!(s[0]["skipped"]["too_large"].as_u64(), Some(3));
+}
+
+#[test]
+fn stdin_gives_the_same_pages() {
+    let input = shared("dolma_sample-0001.warc.gz");
+    let from_file = dana(&[input.as_os_str(), os("--quiet")]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dana"))
+        .args(["extract", "-", "--quiet"])
+        .stdin(std::fs::File::open(&input).unwrap_or_else(|e| panic!("{e}")))
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut stdout = Vec::new();
+    child.stdout.take().map(|mut s| s.read_to_end(&mut stdout));
+    assert!(child.wait().is_ok_and(|s| s.success()));
+    let strip = |pages: Vec<serde_json::Value>| -> Vec<(serde_json::Value, serde_json::Value, serde_json::Value)> {
+        pages.into_iter().map(|p| (p["url"].clone(), p["offset"].clone(), p["text"].clone())).collect()
+    };
+    assert_eq!(strip(jsonl(&stdout)), strip(jsonl(&from_file.stdout)));
+    assert_eq!(jsonl(&stdout).len(), 15);
+}
+
+/// `--paths` takes a (gzipped) list of inputs, like Common Crawl's warc.paths.gz.
+#[test]
+fn paths_file_lists_inputs() {
+    let dir = tempdir();
+    let inputs = [shared("cc_whirlwind.warc.gz"), shared("jwarc_cc.warc.gz")];
+    let list = dir.path().join("warc.paths.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    for input in &inputs {
+        std::io::Write::write_all(&mut gz, format!("{}\n\n", input.display()).as_bytes())
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    std::fs::write(&list, gz.finish().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    let listed = dana(&[os("--paths"), list.as_os_str(), os("--quiet")]);
+    let direct = dana(&[inputs[0].as_os_str(), inputs[1].as_os_str(), os("--quiet")]);
+    assert!(listed.status.success());
+    assert_eq!(jsonl(&listed.stdout).len(), 2);
+    assert_eq!(listed.stdout, direct.stdout);
+}
