@@ -238,7 +238,7 @@ mod tests {
             length: None,
             http_status: Some(200),
             content_type: Some("text/html"),
-            charset: None,
+            charset: "UTF-8",
             title: "Title",
             text: "Body ü",
             algorithm: "addanag",
