@@ -39,23 +39,42 @@ pub fn decode<'a>(
     buffer: &'a mut String,
 ) -> Decoded<'a> {
     if let Some((encoding, bom)) = Encoding::for_bom(raw) {
-        return decode_with(encoding, raw.get(bom..).unwrap_or_default(), buffer);
+        let rest = raw.get(bom..).unwrap_or_default();
+        if let (true, Ok(text)) = (encoding == UTF_8, std::str::from_utf8(rest)) {
+            return Decoded { text, encoding };
+        }
+        return decode_into(encoding, rest, buffer);
     }
     let declared = http_charset
         .and_then(|label| Encoding::for_label(label.trim().as_bytes()))
         .or_else(|| meta_charset(raw).map(meta_override));
-    let encoding = match declared {
-        Some(enc) if enc == UTF_16LE || enc == UTF_16BE => enc,
-        Some(enc) if enc != UTF_8 && enc.is_ascii_compatible() && looks_like_utf8(raw) => UTF_8,
-        Some(enc) if enc != UTF_8 => enc,
-        _ if is_utf8(raw) => UTF_8,
-        _ => {
+    // Validated once: most of the web is UTF-8, and valid UTF-8 is borrowed.
+    let encoding = match (declared, std::str::from_utf8(raw)) {
+        // UTF-16, ISO-2022-JP: their bytes can be valid UTF-8 and mean else.
+        (Some(enc), _) if !enc.is_ascii_compatible() => enc,
+        // ASCII decodes the same in every ASCII-compatible encoding.
+        (Some(enc), Ok(text)) if text.is_ascii() => {
+            return Decoded {
+                text,
+                encoding: enc,
+            }
+        }
+        (_, Ok(text)) => {
+            return Decoded {
+                text,
+                encoding: UTF_8,
+            }
+        }
+        // UTF-8 cut inside its last character (a truncated record).
+        (_, Err(err)) if err.error_len().is_none() => UTF_8,
+        (Some(enc), Err(_)) if enc != UTF_8 => enc,
+        (_, Err(_)) => {
             let mut detector = chardetng::EncodingDetector::new();
             detector.feed(raw, true);
             detector.guess(None, true)
         }
     };
-    decode_with(encoding, raw, buffer)
+    decode_into(encoding, raw, buffer)
 }
 
 /// What a `<meta>` label means: the HTML standard reads UTF-16 labels in
@@ -71,30 +90,12 @@ fn meta_override(enc: &'static Encoding) -> &'static Encoding {
     }
 }
 
-/// Valid UTF-8 with at least one multi-byte sequence.
-fn looks_like_utf8(raw: &[u8]) -> bool {
-    !raw.is_ascii() && is_utf8(raw)
-}
-
-/// Valid UTF-8, allowing a character cut off at the end (crawlers truncate
-/// records at a byte limit).
-fn is_utf8(raw: &[u8]) -> bool {
-    match std::str::from_utf8(raw) {
-        Ok(_) => true,
-        Err(err) => err.error_len().is_none(),
-    }
-}
-
-fn decode_with<'a>(
+/// Decodes into `buffer` (invalid sequences become U+FFFD).
+fn decode_into<'a>(
     encoding: &'static Encoding,
     raw: &'a [u8],
     buffer: &'a mut String,
 ) -> Decoded<'a> {
-    if encoding == UTF_8 {
-        if let Ok(text) = std::str::from_utf8(raw) {
-            return Decoded { text, encoding };
-        }
-    }
     buffer.clear();
     let mut decoder = encoding.new_decoder_without_bom_handling();
     buffer.reserve(

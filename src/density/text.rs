@@ -91,15 +91,31 @@ impl<'a> TextSink<'a> {
         }
     }
 
+    /// Writes the words of `text`, whitespace runs collapsed. ASCII bytes are
+    /// classified directly; only non-ASCII characters are decoded, to catch
+    /// Unicode spaces (U+00A0, U+3000, …).
     fn append_plain(&mut self, text: &str) {
-        let mut words = text.split(char::is_whitespace);
-        if let Some(first) = words.next() {
-            self.word(first);
+        let bytes = text.as_bytes();
+        let mut word_start = 0;
+        let mut pos = 0;
+        while let Some(&b) = bytes.get(pos) {
+            let (space, width) = if b.is_ascii() {
+                (b.is_ascii_whitespace() || b == 0x0B, 1)
+            } else {
+                let c = text
+                    .get(pos..)
+                    .and_then(|t| t.chars().next())
+                    .unwrap_or(' ');
+                (c.is_whitespace(), c.len_utf8())
+            };
+            if space {
+                self.word(text.get(word_start..pos).unwrap_or_default());
+                self.separate(Pending::Space);
+                word_start = pos + width;
+            }
+            pos += width;
         }
-        for word in words {
-            self.separate(Pending::Space);
-            self.word(word);
-        }
+        self.word(text.get(word_start..).unwrap_or_default());
     }
 
     fn word(&mut self, word: &str) {
@@ -156,6 +172,12 @@ mod tests {
         let html = r#"<p>Read <a href="/x">this link</a> now</p>"#;
         assert_eq!(text(html, false), "Read this link now");
         assert_eq!(text(html, true), "Read now");
+    }
+
+    #[test]
+    fn unicode_spaces_separate_words() {
+        let html = "<p>a\u{a0}b\u{3000}c\u{2003}\u{2003}d\u{85}e\u{b}f 中文\u{feff}x</p>";
+        assert_eq!(text(html, false), "a b c d e f 中文\u{feff}x");
     }
 
     #[test]
