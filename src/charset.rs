@@ -40,7 +40,7 @@ pub fn decode<'a>(
 ) -> Decoded<'a> {
     if let Some((encoding, bom)) = Encoding::for_bom(raw) {
         let rest = raw.get(bom..).unwrap_or_default();
-        if let (true, Ok(text)) = (encoding == UTF_8, std::str::from_utf8(rest)) {
+        if let (true, Ok(text)) = (encoding == UTF_8, validate_utf8(rest)) {
             return Decoded { text, encoding };
         }
         return decode_into(encoding, rest, buffer);
@@ -49,7 +49,7 @@ pub fn decode<'a>(
         .and_then(|label| Encoding::for_label(label.trim().as_bytes()))
         .or_else(|| meta_charset(raw).map(meta_override));
     // Validated once: most of the web is UTF-8, and valid UTF-8 is borrowed.
-    let encoding = match (declared, std::str::from_utf8(raw)) {
+    let encoding = match (declared, validate_utf8(raw)) {
         // UTF-16, ISO-2022-JP: their bytes can be valid UTF-8 and mean else.
         (Some(enc), _) if !enc.is_ascii_compatible() => enc,
         // ASCII decodes the same in every ASCII-compatible encoding.
@@ -75,6 +75,12 @@ pub fn decode<'a>(
         }
     };
     decode_into(encoding, raw, buffer)
+}
+
+/// `std::str::from_utf8`, with the SIMD validator of `simdutf8` on the
+/// common path (valid input); the error details come from `std`.
+fn validate_utf8(raw: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    simdutf8::basic::from_utf8(raw).or_else(|_| std::str::from_utf8(raw))
 }
 
 /// What a `<meta>` label means: the HTML standard reads UTF-16 labels in
