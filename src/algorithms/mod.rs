@@ -74,7 +74,7 @@ impl Algorithm {
 
     /// The algorithm used when none is named: the one that measures best on
     /// the shared datasets (see ACCURACY.md).
-    pub const DEFAULT: Algorithm = Algorithm::Addanag;
+    pub const DEFAULT: Algorithm = Algorithm::AddanagPlus;
 
     /// The name used on the command line and in outputs.
     pub fn name(self) -> &'static str {

@@ -21,7 +21,7 @@ pub struct Args {
     /// optionally meta.jsonl.
     #[arg(required = true, value_name = "DATASET_DIR")]
     datasets: Vec<PathBuf>,
-    /// Algorithms to score, comma-separated, or `all` [default: addanag,
+    /// Algorithms to score, comma-separated, or `all` [default: addanag-plus,
     /// unless --pred is given].
     #[arg(short, long, value_delimiter = ',')]
     algorithm: Vec<String>,
