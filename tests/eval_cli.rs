@@ -87,8 +87,14 @@ fn markdown_table_has_a_column_per_dataset_and_counts_pages() -> Result {
         table.contains("| algorithm | scrapinghub | wcxb_dev |"),
         "{table}"
     );
-    assert!(table.contains("| scrapinghub | addanag | 4 | "), "{table}");
-    assert!(table.contains("| wcxb_dev | addanag | 2 | "), "{table}");
+    assert!(
+        table.contains("| scrapinghub | addanag-plus | 4 | "),
+        "{table}"
+    );
+    assert!(
+        table.contains("| wcxb_dev | addanag-plus | 2 | "),
+        "{table}"
+    );
     Ok(())
 }
 

@@ -60,7 +60,7 @@ fn jsonl_fields_for_the_common_crawl_capture() {
     assert_eq!(p["url"], "https://an.wikipedia.org/wiki/Escopete");
     assert_eq!(p["warc_filename"], "cc_whirlwind.warc.gz");
     assert_eq!(p["http_status"], 200);
-    assert_eq!(p["algorithm"], "addanag");
+    assert_eq!(p["algorithm"], "addanag-plus");
     assert!(p["warc_record_id"]
         .as_str()
         .is_some_and(|id| id.starts_with("<urn:uuid:")));

@@ -9,10 +9,11 @@
 //! page. Deviation: LT counts non-whitespace characters, like every content
 //! count in dana.
 
-use super::{danag, LineDensity};
+use super::{danag, Choice, LineDensity};
 use crate::density::LinkRule;
 
 pub(super) const ADDANAG: LineDensity = LineDensity {
     link_rule: LinkRule::Normalise,
     columns: danag::columns,
+    choice: Choice::Algorithm1,
 };

@@ -15,12 +15,13 @@
 //! As the paper says, DANA is meant for non-Latin scripts: on a Latin-script
 //! page there is no non-ASCII text to find and it extracts little or nothing.
 
-use super::LineDensity;
+use super::{Choice, LineDensity};
 use crate::density::{Line, LinkRule};
 
 pub(super) const DANA: LineDensity = LineDensity {
     link_rule: LinkRule::Keep,
     columns,
+    choice: Choice::Algorithm1,
 };
 
 fn columns(line: &Line) -> (u32, u32) {

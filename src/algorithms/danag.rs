@@ -7,12 +7,13 @@
 //! Scripts, styles and comments count as nothing, and lines are normalised
 //! (the paper's two pre-processing steps); see [`crate::density::scan`].
 
-use super::LineDensity;
+use super::{Choice, LineDensity};
 use crate::density::{Line, LinkRule};
 
 pub(super) const DANAG: LineDensity = LineDensity {
     link_rule: LinkRule::Keep,
     columns,
+    choice: Choice::Algorithm1,
 };
 
 /// Content above the axis, code below: shared by DANAg, AdDANAg and the

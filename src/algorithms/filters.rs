@@ -5,15 +5,17 @@
 //!   nothing and their text is left out of the output;
 //! - Filter 2 removes all attributes of anchor tags: `<a …>` counts as `<a>`.
 
-use super::{danag, LineDensity};
+use super::{danag, Choice, LineDensity};
 use crate::density::LinkRule;
 
 pub(super) const FILTER_1: LineDensity = LineDensity {
     link_rule: LinkRule::DropLinks,
     columns: danag::columns,
+    choice: Choice::Algorithm1,
 };
 
 pub(super) const FILTER_2: LineDensity = LineDensity {
     link_rule: LinkRule::DropAttributes,
     columns: danag::columns,
+    choice: Choice::Algorithm1,
 };

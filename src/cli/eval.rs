@@ -21,7 +21,7 @@ pub struct Args {
     /// optionally meta.jsonl.
     #[arg(required = true, value_name = "DATASET_DIR")]
     datasets: Vec<PathBuf>,
-    /// Algorithms to score, comma-separated, or `all` [default: addanag,
+    /// Algorithms to score, comma-separated, or `all` [default: addanag-plus,
     /// unless --pred is given].
     #[arg(short, long, value_delimiter = ',')]
     algorithm: Vec<String>,
@@ -44,6 +44,10 @@ pub struct Args {
     /// Row label for each --pred, in order [default: the directory's name].
     #[arg(long, value_name = "NAME")]
     label: Vec<String>,
+    /// Algorithm 1's gap for the line-density algorithms: how many lines may
+    /// separate main-content regions.
+    #[arg(long, default_value_t = dana::algorithms::DEFAULT_GAP)]
+    gap: usize,
     /// Worker threads [default: all cores].
     #[arg(short, long)]
     jobs: Option<NonZeroUsize>,
@@ -73,7 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => None,
     };
 
-    let results = eval::evaluate(&datasets, &sources, jobs)?;
+    let results = eval::evaluate(&datasets, &sources, jobs, args.gap)?;
     report_missing_predictions(&datasets, &sources, &results);
     if let Some((path, file)) = csv {
         eval::table::write_csv(file, path, &datasets, &sources, &results)?;

@@ -32,7 +32,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Compression::None)]
     compress: Compression,
     /// Extraction algorithm (see `dana eval` for how each measures).
-    #[arg(long, default_value = "addanag")]
+    #[arg(long, default_value_t = Algorithm::DEFAULT)]
     algorithm: Algorithm,
     /// Worker threads (default: all cores).
     #[arg(short, long)]

@@ -64,6 +64,20 @@ impl Scratch {
     /// Steps 2–3: smooths the columns, finds the regions and chooses the
     /// main-content regions with Algorithm 1.
     pub fn select(&mut self, columns: Columns, gap: usize) -> Option<Selection> {
+        self.profile(columns);
+        let (lo, hi) = regions::select(&self.regions, gap)?;
+        let first = self.regions.get(lo)?.first;
+        let last = self.regions.get(hi)?.last;
+        Some(Selection {
+            regions: (lo, hi),
+            lines: (first, last),
+        })
+    }
+
+    /// Step 2 and the first half of step 3: smooths the columns into the
+    /// density profile and finds its positive regions, weighted by the
+    /// above-axis counts, into [`Scratch::regions`].
+    pub fn profile(&mut self, columns: impl Fn(&Line) -> (u32, u32)) {
         self.d.clear();
         self.d.extend(self.lines.iter().map(|l| {
             let (above, below) = columns(l);
@@ -73,13 +87,6 @@ impl Scratch {
         let lines = &self.lines;
         let above = |i: usize| lines.get(i).map_or(0, |l| u64::from(columns(l).0));
         regions::positive_regions(&self.diff, above, &mut self.regions);
-        let (lo, hi) = regions::select(&self.regions, gap)?;
-        let first = self.regions.get(lo)?.first;
-        let last = self.regions.get(hi)?.last;
-        Some(Selection {
-            regions: (lo, hi),
-            lines: (first, last),
-        })
     }
 
     /// Step 4: appends the text of the chosen regions, a paragraph break

@@ -32,6 +32,10 @@ pub struct Line {
     pub non_ascii: u32,
     /// Markup bytes (after the link rule).
     pub code: u32,
+    /// Of the content characters, those inside `<a>` elements (anchor text).
+    pub link: u32,
+    /// Whether the line opens with `<h1>` or `<h2>` (a headline).
+    pub heading: bool,
 }
 
 /// How hyperlinks count: the pre-processing Filters 1–3 of
@@ -82,6 +86,7 @@ pub fn scan<C: TextCounter>(
     let mut links = Links {
         rule,
         open: None,
+        in_anchor: false,
         content_total: 0,
     };
     let mut pos = 0;
@@ -123,6 +128,7 @@ pub fn scan<C: TextCounter>(
                 let boundary = matches!(class, TagClass::Block | TagClass::Cell);
                 if boundary && !closing {
                     lines.break_at(pos);
+                    lines.current.heading = is_headline(html, pos);
                 }
                 if !links.dropping() {
                     lines.current.code += len;
@@ -161,6 +167,9 @@ impl LineBuilder<'_> {
         if !links.dropping() {
             self.current.content += chars;
             self.current.non_ascii += non_ascii;
+            if links.in_anchor {
+                self.current.link += chars;
+            }
         }
         links.content_total += u64::from(chars);
     }
@@ -179,6 +188,8 @@ struct Links {
     rule: LinkRule,
     /// The open anchor: index of its line, and `content_total` at its start.
     open: Option<(usize, u64)>,
+    /// Whether the text now is anchor text (whatever the rule).
+    in_anchor: bool,
     /// Content characters seen so far, links included (for LT).
     content_total: u64,
 }
@@ -189,6 +200,7 @@ impl Links {
     }
 
     fn on_anchor(&mut self, lines: &mut LineBuilder, closing: bool, attrs: bool, len: u32) {
+        self.in_anchor = !closing;
         if closing {
             if self.rule == LinkRule::DropLinks {
                 self.open = None;
@@ -222,6 +234,14 @@ impl Links {
             }
         }
     }
+}
+
+/// Whether the block tag at `html[pos]` is `<h1` or `<h2` (any case).
+fn is_headline(html: &[u8], pos: usize) -> bool {
+    matches!(
+        html.get(pos + 1..pos + 4),
+        Some([b'h' | b'H', b'1' | b'2', end]) if !end.is_ascii_alphanumeric()
+    )
 }
 
 /// Corrects the counts of a text run for its character references: an

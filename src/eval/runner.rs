@@ -62,12 +62,14 @@ enum Plan {
     Read(PathBuf),
 }
 
-/// Scores all pages on `jobs` threads; results are sorted by dataset, page,
-/// source. The first error stops the run.
+/// Scores all pages on `jobs` threads, extracting with Algorithm 1's `gap`
+/// (line-density algorithms); results are sorted by dataset, page, source.
+/// The first error stops the run.
 pub fn evaluate(
     datasets: &[Dataset],
     sources: &[Source],
     jobs: usize,
+    gap: usize,
 ) -> Result<Vec<PageResult>, EvalError> {
     let plans: Vec<Vec<Plan>> = datasets
         .iter()
@@ -102,7 +104,7 @@ pub fn evaluate(
         let workers: Vec<_> = (0..jobs.max(1))
             .map(|_| {
                 scope.spawn(|| {
-                    let mut worker = Worker::new(sources.len());
+                    let mut worker = Worker::new(sources.len(), gap);
                     let mut results = Vec::new();
                     while !failed.load(Ordering::Relaxed) {
                         let Some(&(d, p, page)) = work.get(next.fetch_add(1, Ordering::Relaxed))
@@ -139,6 +141,7 @@ pub fn evaluate(
 /// One thread's extractors and buffers.
 struct Worker {
     scorer: Scorer,
+    gap: usize,
     /// One per source that extracts, made on first use.
     extractors: Vec<Option<Extractor>>,
     html: Vec<u8>,
@@ -147,9 +150,10 @@ struct Worker {
 }
 
 impl Worker {
-    fn new(sources: usize) -> Self {
+    fn new(sources: usize, gap: usize) -> Self {
         Worker {
             scorer: Scorer::new(),
+            gap,
             extractors: (0..sources).map(|_| None).collect(),
             html: Vec::new(),
             gold: Vec::new(),
@@ -166,6 +170,7 @@ impl Worker {
     ) -> Result<(), EvalError> {
         let Worker {
             scorer,
+            gap,
             extractors,
             html,
             gold,
@@ -178,7 +183,8 @@ impl Worker {
         for (source, (plan, extractor)) in plans.iter().zip(extractors.iter_mut()).enumerate() {
             let (text, origin) = match plan {
                 Plan::Extract(algorithm) => {
-                    let extractor = extractor.get_or_insert_with(|| Extractor::new(*algorithm));
+                    let extractor =
+                        extractor.get_or_insert_with(|| Extractor::new(*algorithm).with_gap(*gap));
                     let start = ThreadTime::try_now().map_err(EvalError::CpuClock)?;
                     let text = extractor.extract(html, None).text;
                     let cpu = start.try_elapsed().map_err(EvalError::CpuClock)?;
