@@ -30,6 +30,9 @@ use std::thread::JoinHandle;
 
 /// A helper ships its inflated members in batches of about this size.
 const BATCH_BYTES: usize = 1 << 20;
+/// Room allocated per batch: most members fit in the slack, so a batch
+/// rarely reallocates.
+const BATCH_ROOM: usize = BATCH_BYTES + (256 << 10);
 /// Batches a part may have waiting for the reader; bounds memory per part.
 const PART_BATCHES: usize = 16;
 /// A member inflating to more than this is handed back to the reader.
@@ -102,6 +105,20 @@ struct Batch {
     items: VecDeque<Item>,
 }
 
+impl Batch {
+    /// A batch reusing a buffer the reader is done with, if any.
+    fn new(pool: &Receiver<Vec<u8>>) -> Batch {
+        let mut data = pool
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(BATCH_ROOM));
+        data.clear();
+        Batch {
+            data,
+            items: VecDeque::new(),
+        }
+    }
+}
+
 /// A part handed to a helper.
 struct PartJob {
     start: u64,
@@ -139,6 +156,8 @@ pub(super) struct SplitSource {
     /// The next part to hand out.
     next_out: usize,
     jobs: Option<Sender<PartJob>>,
+    /// Replayed batch buffers going back to the helpers.
+    pool: Sender<Vec<u8>>,
     helpers: Vec<JoinHandle<()>>,
     current: Current,
     /// Input offset after the last member replayed (or skipped).
@@ -154,13 +173,15 @@ impl SplitSource {
         let threads = split.threads.min(parts);
         let window = 2 * threads;
         let (jobs, job_rx) = bounded::<PartJob>(window);
+        let (pool, pool_rx) = bounded::<Vec<u8>>(window);
         let helpers = (0..threads)
             .map(|_| {
                 let map = Arc::clone(&map);
                 let job_rx = job_rx.clone();
+                let pool_rx = pool_rx.clone();
                 std::thread::spawn(move || {
                     while let Ok(job) = job_rx.recv() {
-                        inflate_part(&map, job);
+                        inflate_part(&map, job, &pool_rx);
                     }
                 })
             })
@@ -171,6 +192,7 @@ impl SplitSource {
             out: VecDeque::new(),
             next_out: 0,
             jobs: Some(jobs),
+            pool,
             helpers,
             current: Current::Next(0),
             position: 0,
@@ -315,7 +337,8 @@ impl Source for SplitSource {
                     Some(Item::Start(_)) => continue,
                     None => match batches.recv() {
                         Ok(more) => {
-                            *batch = more;
+                            let done = std::mem::replace(batch, more);
+                            let _ = self.pool.try_send(done.data);
                             *at = 0;
                             continue;
                         }
@@ -360,13 +383,13 @@ impl Drop for SplitSource {
 }
 
 /// A helper's work on one part; stops early if the reader hangs up.
-fn inflate_part(map: &Arc<Mmap>, job: PartJob) {
+fn inflate_part(map: &Arc<Mmap>, job: PartJob, pool: &Receiver<Vec<u8>>) {
     let start = if job.first {
         Some(job.start)
     } else {
         first_member(map, job.start, job.limit)
     };
-    let mut batch = Batch::default();
+    let mut batch = Batch::new(pool);
     batch.items.push_back(Item::Start(start));
     let Some(start) = start else {
         let _ = job.out.send(batch);
@@ -413,8 +436,16 @@ fn inflate_part(map: &Arc<Mmap>, job: PartJob) {
                 false
             }
         };
-        let ship = last || batch.data.len() >= BATCH_BYTES;
-        if ship && (job.out.send(std::mem::take(&mut batch)).is_err() || last) {
+        if last {
+            let _ = job.out.send(batch);
+            return;
+        }
+        if batch.data.len() >= BATCH_BYTES
+            && job
+                .out
+                .send(std::mem::replace(&mut batch, Batch::new(pool)))
+                .is_err()
+        {
             return;
         }
     }
