@@ -16,11 +16,10 @@ use std::path::{Path, PathBuf};
 
 const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data-samples");
 
-/// Two inflating threads, whatever the file size.
+/// Two inflating threads, whatever the file size (default part sizes).
 fn split2() -> Split {
     Split {
         min_file_bytes: 0,
-        max_part_bytes: 64 << 10,
         ..Split::new(2)
     }
 }
