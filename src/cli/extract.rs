@@ -48,6 +48,10 @@ pub struct Args {
     /// records in flight (4 per worker) this bounds memory.
     #[arg(long, default_value_t = 16 << 20, value_name = "BYTES")]
     max_record_bytes: u64,
+    /// `.warc.gz` files at least this big are inflated by several threads
+    /// when fewer files than workers are being read (tests lower it).
+    #[arg(long, default_value_t = dana::warc::Split::new(1).min_file_bytes, hide = true)]
+    split_min_bytes: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -67,6 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         workers,
         max_record_bytes: args.max_record_bytes,
         formatter,
+        split_min_bytes: args.split_min_bytes,
     };
 
     let mut resumed = Vec::new();

@@ -11,7 +11,7 @@
 mod work;
 
 use crate::output::Formatter;
-use crate::warc::{ProblemKind, WarcReader};
+use crate::warc::{ProblemKind, Split, WarcReader};
 use crate::Algorithm;
 use crossbeam_channel::{bounded, Receiver, Sender};
 use serde::Serialize;
@@ -41,6 +41,9 @@ pub struct Options {
     pub workers: usize,
     pub max_record_bytes: u64,
     pub formatter: Formatter,
+    /// `.warc.gz` files at least this big are inflated by several threads
+    /// when there are fewer inputs being read than workers.
+    pub split_min_bytes: u64,
 }
 
 /// Per-input accounting: `read == extracted + Σ skipped + Σ failed`.
@@ -123,6 +126,16 @@ pub fn run(
     } else {
         inputs.len().clamp(1, workers.div_ceil(2))
     };
+    // One inflating thread per file caps a job at one core of inflate when
+    // there are fewer files than workers: then files are split between threads.
+    let split = Split {
+        min_file_bytes: options.split_min_bytes,
+        ..Split::new(if sink.sequential() || inputs.len() < workers {
+            workers / readers
+        } else {
+            1
+        })
+    };
     let (file_tx, file_rx) = bounded::<usize>(inputs.len().max(1));
     for file in 0..inputs.len() {
         let _ = file_tx.send(file);
@@ -146,6 +159,7 @@ pub fn run(
                 messages: msg_tx.clone(),
                 pool: pool_rx.clone(),
                 max_record_bytes: options.max_record_bytes,
+                split,
                 progress,
             };
             scope.spawn(move || reader.run());
@@ -265,6 +279,7 @@ struct ReaderThread<'a> {
     messages: Sender<Message>,
     pool: Receiver<Vec<u8>>,
     max_record_bytes: u64,
+    split: Split,
     progress: &'a Progress,
 }
 
@@ -294,7 +309,7 @@ impl ReaderThread<'_> {
             file: path.display().to_string(),
             ..FileStats::default()
         };
-        let mut reader = match WarcReader::open(path, self.max_record_bytes) {
+        let mut reader = match WarcReader::open_split(path, self.max_record_bytes, self.split) {
             Ok(reader) => reader,
             Err(e) => {
                 stats.error = Some(e.to_string());

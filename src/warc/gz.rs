@@ -22,19 +22,39 @@ pub(super) struct GzSource<R> {
     member_buf_start: usize,
     /// Skipping after damage: failures of candidate members are not reported again.
     resyncing: bool,
+    /// No member starting at or after this input offset is read (one part
+    /// of a split file ends where the next one's first member starts).
+    limit: u64,
 }
 
 impl<R: BufRead> GzSource<R> {
     pub(super) fn new(input: R) -> Self {
+        Self::part(input, 0, u64::MAX, false)
+    }
+
+    /// Reads from `input`, which is positioned at input offset `position`,
+    /// up to the first member that starts at or after `limit`; `resyncing`
+    /// carries the state of the reader that stopped at `position`.
+    pub(super) fn part(input: R, position: u64, limit: u64, resyncing: bool) -> Self {
         GzSource {
             input,
             inflater: Decompress::new_gzip(15),
-            position: 0,
+            position,
             in_member: false,
-            member_start: 0,
+            member_start: position,
             member_buf_start: 0,
-            resyncing: false,
+            resyncing,
+            limit,
         }
+    }
+
+    /// Input offset of the member being (or last) inflated.
+    pub(super) fn member_start(&self) -> u64 {
+        self.member_start
+    }
+
+    pub(super) fn resyncing(&self) -> bool {
+        self.resyncing
     }
 
     /// Consumes input up to the next gzip magic; `Ok(false)` at end of input.
@@ -72,6 +92,9 @@ impl<R: BufRead> Source for GzSource<R> {
         let target = buf.len().saturating_add(want.max(1));
         loop {
             if !self.in_member {
+                if self.position >= self.limit {
+                    return Ok(false);
+                }
                 let position = self.position;
                 let chunk = self
                     .input

@@ -22,8 +22,10 @@
 
 mod gz;
 mod headers;
+mod split;
 
 pub use headers::Headers;
+pub use split::Split;
 
 use gz::GzSource;
 use memchr::memmem;
@@ -31,6 +33,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Largest WARC header block accepted; anything longer is not a WARC header.
 const MAX_HEADER_BYTES: usize = 1 << 20;
@@ -151,6 +154,17 @@ impl WarcReader {
     /// Records whose block exceeds `max_record_bytes` are returned
     /// [`Record::oversized`] with an empty block.
     pub fn open(path: &Path, max_record_bytes: u64) -> Result<WarcReader, OpenError> {
+        Self::open_split(path, max_record_bytes, Split::new(1))
+    }
+
+    /// Like [`WarcReader::open`], but a big multi-member `.warc.gz` is
+    /// inflated by `split.threads` threads (see [`Split`]); the records,
+    /// offsets and problems are the same.
+    pub fn open_split(
+        path: &Path,
+        max_record_bytes: u64,
+        split: Split,
+    ) -> Result<WarcReader, OpenError> {
         let name = path.display().to_string();
         let err = |source| OpenError {
             file: name.clone(),
@@ -182,7 +196,13 @@ impl WarcReader {
             )));
         }
         let engine = if map.starts_with(&GZIP_MAGIC) {
-            Engine::Buffered(Buffered::new(Box::new(GzSource::new(MapBytes(map, 0)))))
+            let map = Arc::new(map);
+            let source: Box<dyn Source + Send> =
+                match split::SplitSource::new(Arc::clone(&map), split) {
+                    Some(split) => Box::new(split),
+                    None => Box::new(GzSource::new(MapBytes(map, 0))),
+                };
+            Engine::Buffered(Buffered::new(source))
         } else {
             Engine::Map { map, pos: 0 }
         };
@@ -640,7 +660,7 @@ impl FillError {
 }
 
 /// The memory map as a `BufRead` positioned at `.1`.
-struct MapBytes(memmap2::Mmap, usize);
+struct MapBytes(Arc<memmap2::Mmap>, usize);
 
 impl Read for MapBytes {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
