@@ -117,7 +117,7 @@ fn decode_into<'a>(
 }
 
 /// The encoding declared by a `<meta charset=…>` or
-/// `<meta http-equiv content="…; charset=…">` in the first [`META_SCAN`]
+/// `<meta http-equiv content="…; charset=…">` in the first `META_SCAN` (4 KiB)
 /// bytes, if it names a known encoding.
 pub fn meta_charset(raw: &[u8]) -> Option<&'static Encoding> {
     let head = raw.get(..raw.len().min(META_SCAN)).unwrap_or_default();

@@ -2,7 +2,7 @@
 //! that runs one of them page after page on reusable buffers.
 //!
 //! Each algorithm of the DANA family is a small file describing how it
-//! counts (a [`LineDensity`]); everything else is the shared core in
+//! counts (a `LineDensity`); everything else is the shared core in
 //! [`crate::density`].
 
 mod addanag;

@@ -1,6 +1,6 @@
 //! The extraction pipeline: reader threads (one per input being read) send
 //! candidate records over a bounded channel to `workers` threads, each owning
-//! an [`Extractor`]; the calling thread puts results back in input order and
+//! an [`Extractor`](crate::Extractor); the calling thread puts results back in input order and
 //! hands them to a [`Sink`].
 //!
 //! Memory stays bounded whatever the archive size: a record is copied out of
