@@ -10,7 +10,7 @@ mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use dana::density::kernel::{BlockCounter, BlockMasks, ReferenceCounter, BLOCK};
-use dana::density::scan::{scan, LinkRule};
+use dana::density::scan::{scan, LinkRule, Rules};
 use std::hint::black_box;
 
 fn kernel(c: &mut Criterion) {
@@ -40,7 +40,12 @@ fn kernel(c: &mut Criterion) {
             pages
                 .iter()
                 .map(|p| {
-                    scan(p, LinkRule::Normalise, &mut counter, &mut lines);
+                    scan(
+                        p,
+                        Rules::papers(LinkRule::Normalise),
+                        &mut counter,
+                        &mut lines,
+                    );
                     lines.len()
                 })
                 .sum::<usize>()
@@ -51,7 +56,12 @@ fn kernel(c: &mut Criterion) {
             pages
                 .iter()
                 .map(|p| {
-                    scan(p, LinkRule::Normalise, &mut ReferenceCounter, &mut lines);
+                    scan(
+                        p,
+                        Rules::papers(LinkRule::Normalise),
+                        &mut ReferenceCounter,
+                        &mut lines,
+                    );
                     black_box(lines.len())
                 })
                 .sum::<usize>()

@@ -10,10 +10,10 @@
 //! count in dana.
 
 use super::{danag, Choice, LineDensity};
-use crate::density::LinkRule;
+use crate::density::{LinkRule, Rules};
 
 pub(super) const ADDANAG: LineDensity = LineDensity {
-    link_rule: LinkRule::Normalise,
+    rules: Rules::papers(LinkRule::Normalise),
     columns: danag::columns,
     choice: Choice::Algorithm1,
 };

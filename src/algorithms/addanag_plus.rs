@@ -24,10 +24,13 @@
 
 use super::{danag, Choice, LineDensity};
 use crate::density::text::TextSink;
-use crate::density::{Line, LinkRule, Region, Scratch, Selection};
+use crate::density::{Cleaning, Line, LinkRule, Region, Rules, Scratch, Selection};
 
 pub(super) const ADDANAG_PLUS: LineDensity = LineDensity {
-    link_rule: LinkRule::Normalise,
+    rules: Rules {
+        links: LinkRule::Normalise,
+        cleaning: Cleaning::Furniture,
+    },
     columns: danag::columns,
     choice: Choice::Chain,
 };
@@ -42,6 +45,9 @@ const LINK_COST: f64 = 2.0;
 const MAX_CODE_PER_CHAR: u64 = 4;
 /// How many lines above the chosen block a headline is looked for.
 const HEADLINE_REACH: usize = 10;
+/// The furniture marks are trusted when the best text without the marked
+/// lines is worth at least this share of the best text with them.
+const TRUSTED_SHARE: f64 = 0.25;
 /// Fixed-point denominator of the code column's scale.
 const SCALE_ONE: u64 = 16;
 
@@ -52,16 +58,26 @@ pub(super) fn extract(scratch: &mut Scratch, html: &str, sink: &mut TextSink) ->
     scratch.profile(|l| (l.content.saturating_mul(one), l.code.saturating_mul(scale)));
     let lines = &scratch.lines;
     let code_cost = CODE_COST * f64::from(scale) / f64::from(one);
-    let (lo, hi) = best_chain(lines, &scratch.regions, code_cost)?;
+    let regions = &scratch.regions;
+    let marked = best_chain(lines, regions, |l| value(l, code_cost, true))?;
+    let unmarked = best_chain(lines, regions, |l| value(l, code_cost, false))?;
+    // Furniture marks that take away most of the page's best text misled.
+    let trust_marks = marked.value >= TRUSTED_SHARE * unmarked.value;
+    let Chain { lo, hi, .. } = if trust_marks { marked } else { unmarked };
     let block = scratch.regions.get(lo)?.first;
     let last = scratch.regions.get(hi)?.last;
     let first = (block.saturating_sub(HEADLINE_REACH)..block)
         .rev()
         .find(|&i| lines.get(i).is_some_and(|l| l.heading && l.content > 0))
         .unwrap_or(block);
-    let (start, end) = (lines.get(first)?.start, lines.get(last)?.end);
-    sink.paragraph();
-    sink.append_html(html, start as usize, end as usize, false);
+    let chosen = lines.get(first..=last)?;
+    for run in chosen.split(|l| trust_marks && l.furniture) {
+        if let (Some(start), Some(end)) = (run.first(), run.last()) {
+            sink.paragraph();
+            let (start, end) = (start.start as usize, end.end as usize);
+            sink.append_html(html, start, end, ADDANAG_PLUS.rules);
+        }
+    }
     Some(Selection {
         regions: (lo, hi),
         lines: (first, last),
@@ -80,23 +96,35 @@ fn code_scale(lines: &[Line]) -> u32 {
     scale.clamp(1, SCALE_ONE) as u32
 }
 
-/// A line's value: its non-link text minus the cost of its markup and links.
-fn value(line: &Line, code_cost: f64) -> f64 {
-    f64::from(line.content.saturating_sub(line.link))
-        - code_cost * f64::from(line.code)
-        - LINK_COST * f64::from(line.link)
+/// A line's value: its non-link text minus the cost of its markup and
+/// links. With `marks`, the text of furniture lines is worth nothing.
+fn value(line: &Line, code_cost: f64, marks: bool) -> f64 {
+    let text = if marks && line.furniture {
+        0.0
+    } else {
+        f64::from(line.content.saturating_sub(line.link))
+    };
+    text - code_cost * f64::from(line.code) - LINK_COST * f64::from(line.link)
 }
 
-/// The inclusive range of consecutive regions with the largest total value
-/// of their lines and the lines between them (the first on ties); `None`
-/// without regions.
-fn best_chain(lines: &[Line], regions: &[Region], code_cost: f64) -> Option<(usize, usize)> {
+/// A run of consecutive regions (inclusive indices) and its value.
+#[derive(Clone, Copy)]
+struct Chain {
+    lo: usize,
+    hi: usize,
+    value: f64,
+}
+
+/// The run of consecutive regions with the largest total value of their
+/// lines and the lines between them (the first on ties); `None` without
+/// regions.
+fn best_chain(lines: &[Line], regions: &[Region], value: impl Fn(&Line) -> f64) -> Option<Chain> {
     let sum = |from: usize, to: usize| -> f64 {
         lines
             .get(from..to)
             .unwrap_or_default()
             .iter()
-            .map(|l| value(l, code_cost))
+            .map(&value)
             .sum()
     };
     let mut best: Option<(f64, usize, usize)> = None;
@@ -121,7 +149,7 @@ fn best_chain(lines: &[Line], regions: &[Region], code_cost: f64) -> Option<(usi
             best = Some((chain.0, chain.1, j));
         }
     }
-    best.map(|(_, lo, hi)| (lo, hi))
+    best.map(|(value, lo, hi)| Chain { lo, hi, value })
 }
 
 #[cfg(test)]
@@ -192,6 +220,34 @@ mod tests {
         );
         let plus = extract(Algorithm::AddanagPlus, &html);
         assert!(plus.contains("Main") && !plus.contains("Teaser"), "{plus}");
+    }
+
+    #[test]
+    fn a_comment_thread_heavier_than_the_article_is_left_out() {
+        let comments: String = (0..12)
+            .map(|i| format!("<div class=\"comment-body\"><p>Reader {i} thinks this sentence of the thread is longer than most sentences of the article.</p></div>\n"))
+            .collect();
+        let html = format!(
+            "<body><article>{}</article>\n<div id=\"comments\">{comments}</div></body>",
+            paragraphs("Story", 3)
+        );
+        let addanag = extract(Algorithm::Addanag, &html);
+        assert!(addanag.contains("Reader 5"), "{addanag}");
+        let plus = extract(Algorithm::AddanagPlus, &html);
+        assert!(plus.contains("Story is a word"), "{plus}");
+        assert!(!plus.contains("Reader"), "{plus}");
+    }
+
+    #[test]
+    fn misleading_furniture_names_do_not_hide_the_article() {
+        let html = format!(
+            "<body><div class=\"nav\"><a href=\"/\">Home</a></div>\n\
+             <div class=\"page and-w-sidebar\">{}</div></body>",
+            paragraphs("Hidden", 4)
+        );
+        let plus = extract(Algorithm::AddanagPlus, &html);
+        assert!(plus.contains("Hidden is a word"), "{plus}");
+        assert!(!plus.contains("Home"), "{plus}");
     }
 
     #[test]

@@ -16,10 +16,10 @@
 //! page there is no non-ASCII text to find and it extracts little or nothing.
 
 use super::{Choice, LineDensity};
-use crate::density::{Line, LinkRule};
+use crate::density::{Line, LinkRule, Rules};
 
 pub(super) const DANA: LineDensity = LineDensity {
-    link_rule: LinkRule::Keep,
+    rules: Rules::papers(LinkRule::Keep),
     columns,
     choice: Choice::Algorithm1,
 };

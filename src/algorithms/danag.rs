@@ -8,10 +8,10 @@
 //! (the paper's two pre-processing steps); see [`crate::density::scan`].
 
 use super::{Choice, LineDensity};
-use crate::density::{Line, LinkRule};
+use crate::density::{Line, LinkRule, Rules};
 
 pub(super) const DANAG: LineDensity = LineDensity {
-    link_rule: LinkRule::Keep,
+    rules: Rules::papers(LinkRule::Keep),
     columns,
     choice: Choice::Algorithm1,
 };

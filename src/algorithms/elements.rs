@@ -13,7 +13,7 @@ use super::baselines;
 use super::ccb;
 use crate::density::tags::{self, Markup, TagClass};
 use crate::density::text::TextSink;
-use crate::density::{kernel::is_content_byte, LinkRule, Scratch as LineScratch};
+use crate::density::{kernel::is_content_byte, Cleaning, LinkRule, Rules, Scratch as LineScratch};
 use memchr::memchr;
 
 /// The element-sequence algorithms.
@@ -92,7 +92,9 @@ impl Scratch {
     ) -> Counts {
         let line_based = matches!(kind, Kind::Plain | Kind::Cetr | Kind::Density);
         let title_range = if line_based {
-            self.lines.scan(html.as_bytes(), LinkRule::Keep).title
+            self.lines
+                .scan(html.as_bytes(), Rules::papers(LinkRule::Keep))
+                .title
         } else {
             tokenize(html, &mut self.tokens)
         };
@@ -141,7 +143,7 @@ pub(super) fn tokenize(html: &str, out: &mut Vec<Token>) -> Option<(usize, usize
             return title;
         }
         // A `<` that starts no markup is text, part of the run.
-        let Some(tag) = tags::parse(bytes, lt) else {
+        let Some(tag) = tags::parse(bytes, lt, Cleaning::Papers) else {
             search = lt + 1;
             continue;
         };
@@ -275,7 +277,7 @@ impl Runs {
     fn close(&mut self, html: &str, sink: &mut TextSink) {
         if let Some((start, end)) = self.open.take() {
             sink.paragraph();
-            sink.append_html(html, start, end, false);
+            sink.append_html(html, start, end, Rules::papers(LinkRule::Keep));
             self.count += 1;
         }
     }

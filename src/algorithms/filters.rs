@@ -6,16 +6,16 @@
 //! - Filter 2 removes all attributes of anchor tags: `<a …>` counts as `<a>`.
 
 use super::{danag, Choice, LineDensity};
-use crate::density::LinkRule;
+use crate::density::{LinkRule, Rules};
 
 pub(super) const FILTER_1: LineDensity = LineDensity {
-    link_rule: LinkRule::DropLinks,
+    rules: Rules::papers(LinkRule::DropLinks),
     columns: danag::columns,
     choice: Choice::Algorithm1,
 };
 
 pub(super) const FILTER_2: LineDensity = LineDensity {
-    link_rule: LinkRule::DropAttributes,
+    rules: Rules::papers(LinkRule::DropAttributes),
     columns: danag::columns,
     choice: Choice::Algorithm1,
 };

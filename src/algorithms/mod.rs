@@ -15,7 +15,7 @@ mod elements;
 mod filters;
 
 use crate::charset;
-use crate::density::{text::TextSink, Columns, LinkRule, Scratch, Selection};
+use crate::density::{text::TextSink, Columns, Rules, Scratch, Selection};
 use std::fmt;
 use std::str::FromStr;
 
@@ -170,7 +170,7 @@ enum Family {
 /// the main-content lines of the profile.
 #[derive(Clone, Copy)]
 struct LineDensity {
-    link_rule: LinkRule,
+    rules: Rules,
     columns: Columns,
     choice: Choice,
 }
@@ -267,7 +267,7 @@ impl Extractor {
                 };
             }
         };
-        let summary = self.scratch.scan(html.as_bytes(), density.link_rule);
+        let summary = self.scratch.scan(html.as_bytes(), density.rules);
 
         let mut title = TextSink::new(&mut self.title, &mut self.entities);
         if let Some(text) = summary.title.and_then(|(a, b)| html.get(a..b)) {
@@ -279,8 +279,8 @@ impl Extractor {
             Choice::Algorithm1 => {
                 let selection = self.scratch.select(density.columns, self.gap);
                 if let Some(selection) = selection {
-                    let drop_links = density.link_rule == LinkRule::DropLinks;
-                    self.scratch.text_of(html, selection, drop_links, &mut text);
+                    self.scratch
+                        .text_of(html, selection, density.rules, &mut text);
                 }
                 selection
             }

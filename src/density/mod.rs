@@ -11,14 +11,16 @@
 //!    Algorithm 1 with its `gap`;
 //! 4. [`text`]: the text of the chosen lines.
 
+pub mod cleaning;
 pub mod kernel;
 pub mod regions;
 pub mod scan;
 pub mod tags;
 pub mod text;
 
+pub use cleaning::Cleaning;
 pub use regions::Region;
-pub use scan::{Line, LinkRule, ScanSummary};
+pub use scan::{Line, LinkRule, Rules, ScanSummary};
 
 /// Per-page buffers, reused from page to page by one worker.
 #[derive(Debug)]
@@ -57,8 +59,8 @@ pub struct Selection {
 
 impl Scratch {
     /// Step 1: splits `html` into counted lines.
-    pub fn scan(&mut self, html: &[u8], rule: LinkRule) -> ScanSummary {
-        scan::scan(html, rule, &mut self.counter, &mut self.lines)
+    pub fn scan(&mut self, html: &[u8], rules: Rules) -> ScanSummary {
+        scan::scan(html, rules, &mut self.counter, &mut self.lines)
     }
 
     /// Steps 2–3: smooths the columns, finds the regions and chooses the
@@ -95,7 +97,7 @@ impl Scratch {
         &self,
         html: &str,
         selection: Selection,
-        drop_links: bool,
+        rules: Rules,
         sink: &mut text::TextSink,
     ) {
         let (lo, hi) = selection.regions;
@@ -106,7 +108,7 @@ impl Scratch {
                 continue;
             };
             sink.paragraph();
-            sink.append_html(html, first.start as usize, last.end as usize, drop_links);
+            sink.append_html(html, first.start as usize, last.end as usize, rules);
         }
     }
 }

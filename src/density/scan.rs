@@ -17,6 +17,7 @@
 //! Markup counts its bytes. The hyperlink rules of the Filters paper are
 //! counting rules here, the page bytes are never rewritten.
 
+use super::cleaning::{Cleaning, Dropper};
 use super::kernel::TextCounter;
 use super::tags::{self, Markup, TagClass};
 use memchr::memchr_iter;
@@ -36,6 +37,9 @@ pub struct Line {
     pub link: u32,
     /// Whether the line opens with `<h1>` or `<h2>` (a headline).
     pub heading: bool,
+    /// Whether the line is page furniture (see [`Cleaning::Furniture`]);
+    /// furniture lies on lines of its own.
+    pub furniture: bool,
 }
 
 /// How hyperlinks count: the pre-processing Filters 1–3 of
@@ -55,6 +59,24 @@ pub enum LinkRule {
     Normalise,
 }
 
+/// A line-density algorithm's pre-processing: how hyperlinks count and what
+/// is removed before counting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub links: LinkRule,
+    pub cleaning: Cleaning,
+}
+
+impl Rules {
+    /// The papers' pre-processing with one of their link rules.
+    pub const fn papers(links: LinkRule) -> Self {
+        Rules {
+            links,
+            cleaning: Cleaning::Papers,
+        }
+    }
+}
+
 /// What the scan found besides the lines.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ScanSummary {
@@ -71,7 +93,7 @@ pub const MAX_PAGE: usize = u32::MAX as usize;
 /// (cleared first).
 pub fn scan<C: TextCounter>(
     html: &[u8],
-    rule: LinkRule,
+    rules: Rules,
     counter: &mut C,
     lines: &mut Vec<Line>,
 ) -> ScanSummary {
@@ -79,12 +101,14 @@ pub fn scan<C: TextCounter>(
     let mut lines = LineBuilder {
         lines,
         current: Line::default(),
+        furniture: false,
     };
+    let mut dropper = Dropper::default();
     lines.lines.clear();
     counter.start_page();
     let mut summary = ScanSummary::default();
     let mut links = Links {
-        rule,
+        rule: rules.links,
         open: None,
         in_anchor: false,
         content_total: 0,
@@ -105,11 +129,16 @@ pub fn scan<C: TextCounter>(
         if pos >= html.len() {
             break;
         }
-        let Some(tag) = tags::parse(html, pos) else {
+        let Some(tag) = tags::parse(html, pos, rules.cleaning) else {
             lines.add_text(&mut links, 1, 0); // a `<` that starts no markup is text
             pos += 1;
             continue;
         };
+        let in_furniture = dropper.dropping();
+        dropper.on_tag(rules.cleaning, html, pos, &tag);
+        if !in_furniture && dropper.dropping() {
+            lines.set_furniture(true, pos);
+        }
         let len = (tag.end - pos) as u32;
         match tag.markup {
             Markup::Dropped { title } => {
@@ -138,6 +167,9 @@ pub fn scan<C: TextCounter>(
                 }
             }
         }
+        if in_furniture && !dropper.dropping() {
+            lines.set_furniture(false, tag.end);
+        }
         pos = tag.end;
     }
     lines.break_at(html.len());
@@ -147,6 +179,8 @@ pub fn scan<C: TextCounter>(
 struct LineBuilder<'a> {
     lines: &'a mut Vec<Line>,
     current: Line,
+    /// Whether the lines now are furniture.
+    furniture: bool,
 }
 
 impl LineBuilder<'_> {
@@ -159,8 +193,16 @@ impl LineBuilder<'_> {
         }
         self.current = Line {
             start: pos as u32,
+            furniture: self.furniture,
             ..Line::default()
         };
+    }
+
+    /// Furniture lies on lines of its own: starts a line at `pos` with
+    /// `furniture` set.
+    fn set_furniture(&mut self, furniture: bool, pos: usize) {
+        self.furniture = furniture;
+        self.break_at(pos);
     }
 
     fn add_text(&mut self, links: &mut Links, chars: u32, non_ascii: u32) {
@@ -315,7 +357,12 @@ mod tests {
 
     fn lines(html: &str, rule: LinkRule) -> Vec<Line> {
         let mut out = Vec::new();
-        scan(html.as_bytes(), rule, &mut BlockCounter::new(), &mut out);
+        scan(
+            html.as_bytes(),
+            Rules::papers(rule),
+            &mut BlockCounter::new(),
+            &mut out,
+        );
         out
     }
 
@@ -387,6 +434,32 @@ mod tests {
     }
 
     #[test]
+    fn furniture_lies_on_lines_of_its_own() {
+        let html =
+            "<p>Text <b>x</b><nav>Menu <div>a</div></nav> more</p><div class='share-box'>s</div>";
+        let mut out = Vec::new();
+        let rules = Rules {
+            links: LinkRule::Keep,
+            cleaning: Cleaning::Furniture,
+        };
+        scan(html.as_bytes(), rules, &mut BlockCounter::new(), &mut out);
+        let marks: Vec<(u32, bool)> = out.iter().map(|l| (l.content, l.furniture)).collect();
+        assert_eq!(
+            marks,
+            vec![
+                (5, false),
+                (4, true),
+                (1, true),
+                (0, true),
+                (4, false),
+                (1, true)
+            ]
+        );
+        // The papers' cleaning marks nothing.
+        assert!(lines(html, LinkRule::Keep).iter().all(|l| !l.furniture));
+    }
+
+    #[test]
     fn lone_lt_is_text() {
         assert_eq!(counts("<p>a < b</p>", LinkRule::Keep), vec![(3, 7)]);
     }
@@ -396,8 +469,8 @@ mod tests {
         fn fast_scan_equals_reference(html in "(<p>|</p>|<a href=x>|</a>|<br>|&amp;|&nbsp;|<script>|</script>|<!--|-->|<|>|&|[a-z ]{0,6}|\u{4e2d}|\u{0627}){0,80}") {
             for rule in [LinkRule::Keep, LinkRule::DropLinks, LinkRule::DropAttributes, LinkRule::Normalise] {
                 let (mut fast, mut reference) = (Vec::new(), Vec::new());
-                let a = scan(html.as_bytes(), rule, &mut BlockCounter::new(), &mut fast);
-                let b = scan(html.as_bytes(), rule, &mut ReferenceCounter, &mut reference);
+                let a = scan(html.as_bytes(), Rules::papers(rule), &mut BlockCounter::new(), &mut fast);
+                let b = scan(html.as_bytes(), Rules::papers(rule), &mut ReferenceCounter, &mut reference);
                 prop_assert_eq!(a, b);
                 prop_assert_eq!(&fast, &reference);
             }
@@ -406,8 +479,8 @@ mod tests {
         #[test]
         fn arbitrary_bytes_scan_the_same(html in proptest::collection::vec(any::<u8>(), 0..300)) {
             let (mut fast, mut reference) = (Vec::new(), Vec::new());
-            scan(&html, LinkRule::Normalise, &mut BlockCounter::new(), &mut fast);
-            scan(&html, LinkRule::Normalise, &mut ReferenceCounter, &mut reference);
+            scan(&html, Rules::papers(LinkRule::Normalise), &mut BlockCounter::new(), &mut fast);
+            scan(&html, Rules::papers(LinkRule::Normalise), &mut ReferenceCounter, &mut reference);
             prop_assert_eq!(fast, reference);
         }
     }

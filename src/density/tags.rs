@@ -8,6 +8,7 @@
 //! values (rare in practice, and a mis-split only moves a few bytes between
 //! the content and code columns).
 
+use super::cleaning::Cleaning;
 use memchr::{memchr, memmem};
 
 /// What a tag means for line densities and for text out.
@@ -35,6 +36,9 @@ pub enum SkipKind {
     RawText,
     /// `<title>`: dropped from the body, extracted as the page title.
     Title,
+    /// `<noscript>`: dropped by the papers' cleaning, read as markup by
+    /// [`Cleaning::Furniture`] unless it holds escaped markup.
+    NoScript,
     /// Other elements whose content is not main text; when unclosed, only the
     /// tag itself is dropped.
     Other,
@@ -72,7 +76,7 @@ const MAX_NAME: usize = 10;
 
 /// Parses the markup at `html[at]`, which must be `<`. Returns `None` when
 /// the `<` does not start markup (e.g. `a < b`): it is then text.
-pub fn parse(html: &[u8], at: usize) -> Option<Tag> {
+pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
     let rest = html.get(at + 1..)?;
     let first = *rest.first()?;
     match first {
@@ -123,6 +127,18 @@ pub fn parse(html: &[u8], at: usize) -> Option<Tag> {
             let class = classify(name);
             let self_closing = end >= 2 && html.get(end - 2) == Some(&b'/');
             match class {
+                TagClass::Skip(SkipKind::NoScript)
+                    if cleaning == Cleaning::Furniture && !holds_escaped_markup(html, end) =>
+                {
+                    Some(Tag {
+                        end,
+                        markup: Markup::Element {
+                            class: TagClass::Inline,
+                            closing: false,
+                            attrs,
+                        },
+                    })
+                }
                 TagClass::Skip(kind) if !self_closing => Some(skip_element(html, end, name, kind)),
                 TagClass::Skip(_) => Some(Tag {
                     end,
@@ -140,6 +156,13 @@ pub fn parse(html: &[u8], at: usize) -> Option<Tag> {
         }
         _ => None,
     }
+}
+
+/// Whether the element content starting at `from` begins with escaped
+/// markup (`&lt;`), as `<noscript>` fallbacks written for scripted pages do.
+fn holds_escaped_markup(html: &[u8], from: usize) -> bool {
+    let content = html.get(from..).unwrap_or_default();
+    content.trim_ascii_start().starts_with(b"&lt;")
 }
 
 /// One past the `>` that closes the tag opened at `at`, or the end of input.
@@ -206,8 +229,9 @@ pub fn classify(name: &[u8]) -> TagClass {
         b"a" => TagClass::Anchor,
         b"script" | b"style" => TagClass::Skip(SkipKind::RawText),
         b"title" => TagClass::Skip(SkipKind::Title),
-        b"noscript" | b"template" | b"svg" | b"math" | b"iframe" | b"object" | b"select"
-        | b"textarea" | b"button" => TagClass::Skip(SkipKind::Other),
+        b"noscript" => TagClass::Skip(SkipKind::NoScript),
+        b"template" | b"svg" | b"math" | b"iframe" | b"object" | b"select" | b"textarea"
+        | b"button" => TagClass::Skip(SkipKind::Other),
         b"td" | b"th" => TagClass::Cell,
         b"p" | b"div" | b"br" | b"li" | b"ul" | b"ol" | b"dl" | b"dt" | b"dd" | b"h1" | b"h2"
         | b"h3" | b"h4" | b"h5" | b"h6" | b"tr" | b"table" | b"thead" | b"tbody" | b"tfoot"
@@ -225,7 +249,7 @@ mod tests {
     use super::*;
 
     fn element(html: &str) -> (TagClass, bool, bool, usize) {
-        match parse(html.as_bytes(), 0) {
+        match parse(html.as_bytes(), 0, Cleaning::Papers) {
             Some(Tag {
                 end,
                 markup:
@@ -254,16 +278,16 @@ mod tests {
 
     #[test]
     fn text_lt_is_not_markup() {
-        assert_eq!(parse(b"< b", 0), None);
-        assert_eq!(parse(b"<", 0), None);
-        assert_eq!(parse(b"</ x", 0), None);
+        assert_eq!(parse(b"< b", 0, Cleaning::Papers), None);
+        assert_eq!(parse(b"<", 0, Cleaning::Papers), None);
+        assert_eq!(parse(b"</ x", 0, Cleaning::Papers), None);
     }
 
     #[test]
     fn drops_scripts_comments_and_finds_title() {
         let html = b"<script>if (a</b) x='</scriptx>'</SCRIPT>after";
         assert_eq!(
-            parse(html, 0),
+            parse(html, 0, Cleaning::Papers),
             Some(Tag {
                 end: 41,
                 markup: Markup::Dropped { title: None }
@@ -271,7 +295,7 @@ mod tests {
         );
         let html = b"<!-- a <p> -->x";
         assert_eq!(
-            parse(html, 0),
+            parse(html, 0, Cleaning::Papers),
             Some(Tag {
                 end: 14,
                 markup: Markup::Dropped { title: None }
@@ -280,7 +304,7 @@ mod tests {
         let html = b"<title>T &amp; U</title>rest";
         let title = Some((7, 16));
         assert_eq!(
-            parse(html, 0),
+            parse(html, 0, Cleaning::Papers),
             Some(Tag {
                 end: 24,
                 markup: Markup::Dropped { title }
@@ -291,12 +315,24 @@ mod tests {
     #[test]
     fn unclosed_elements_are_bounded() {
         // An unclosed script runs to the end, as in browsers.
-        assert_eq!(parse(b"<script>x", 0).map(|t| t.end), Some(9));
+        assert_eq!(
+            parse(b"<script>x", 0, Cleaning::Papers).map(|t| t.end),
+            Some(9)
+        );
         // An unclosed svg drops only its tag.
-        assert_eq!(parse(b"<svg>x<p>y", 0).map(|t| t.end), Some(5));
+        assert_eq!(
+            parse(b"<svg>x<p>y", 0, Cleaning::Papers).map(|t| t.end),
+            Some(5)
+        );
         // An unclosed comment runs to the end.
-        assert_eq!(parse(b"<!-- x", 0).map(|t| t.end), Some(6));
+        assert_eq!(
+            parse(b"<!-- x", 0, Cleaning::Papers).map(|t| t.end),
+            Some(6)
+        );
         // A tag without `>` runs to the end.
-        assert_eq!(parse(b"<p class", 0).map(|t| t.end), Some(8));
+        assert_eq!(
+            parse(b"<p class", 0, Cleaning::Papers).map(|t| t.end),
+            Some(8)
+        );
     }
 }

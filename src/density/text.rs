@@ -7,6 +7,7 @@
 //! turned into newlines and table cells into spaces, so the output reads as
 //! paragraphs.
 
+use super::scan::{LinkRule, Rules};
 use super::tags::{self, Markup, TagClass};
 use memchr::memchr;
 
@@ -36,11 +37,12 @@ impl<'a> TextSink<'a> {
         }
     }
 
-    /// Appends the text of `html[start..end]`. `drop_links` leaves anchor
-    /// text out (Filter 1).
-    pub fn append_html(&mut self, html: &str, start: usize, end: usize, drop_links: bool) {
+    /// Appends the text of `html[start..end]` read with the counting pass's
+    /// `rules` (Filter 1 leaves anchor text out).
+    pub fn append_html(&mut self, html: &str, start: usize, end: usize, rules: Rules) {
         let bytes = html.as_bytes();
         let end = end.min(bytes.len());
+        let drop_links = rules.links == LinkRule::DropLinks;
         let mut pos = start;
         let mut in_link = false;
         while pos < end {
@@ -54,7 +56,7 @@ impl<'a> TextSink<'a> {
             if next >= end {
                 break;
             }
-            let Some(tag) = tags::parse(bytes, next) else {
+            let Some(tag) = tags::parse(bytes, next, rules.cleaning) else {
                 if !in_link {
                     self.append_text("<");
                 }
@@ -143,8 +145,13 @@ mod tests {
     use super::*;
 
     fn text(html: &str, drop_links: bool) -> String {
+        let links = if drop_links {
+            LinkRule::DropLinks
+        } else {
+            LinkRule::Keep
+        };
         let (mut out, mut buf) = (String::new(), String::new());
-        TextSink::new(&mut out, &mut buf).append_html(html, 0, html.len(), drop_links);
+        TextSink::new(&mut out, &mut buf).append_html(html, 0, html.len(), Rules::papers(links));
         out
     }
 

@@ -3,10 +3,11 @@
 //! every algorithm, so any algorithm should beat it.
 
 use crate::density::text::TextSink;
+use crate::density::{LinkRule, Rules};
 
 /// Writes all text of `html`; returns the number of runs (one).
 pub(in crate::algorithms) fn extract(html: &str, sink: &mut TextSink) -> usize {
-    sink.append_html(html, 0, html.len(), false);
+    sink.append_html(html, 0, html.len(), Rules::papers(LinkRule::Keep));
     1
 }
 
