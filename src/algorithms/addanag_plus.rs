@@ -23,6 +23,7 @@
 //! short paragraphs under heavy markup), so the text is one contiguous range.
 
 use super::{danag, Choice, LineDensity};
+use crate::density::cleaning::Cue;
 use crate::density::text::TextSink;
 use crate::density::{Cleaning, Line, LinkRule, Region, Rules, Scratch, Selection};
 
@@ -36,8 +37,9 @@ pub(super) const ADDANAG_PLUS: LineDensity = LineDensity {
 };
 
 /// Cost of one markup byte (after Filter 3) against one character of
-/// non-link text. Tuned on the even half of the shared datasets.
-const CODE_COST: f64 = 0.1;
+/// non-link text. Chosen on the shared datasets, and the same choice on
+/// both halves of each (ACCURACY.md).
+const CODE_COST: f64 = 0.13;
 /// Cost of one character of anchor text (on top of its markup).
 const LINK_COST: f64 = 2.0;
 /// Pages with more than this many markup bytes per text character get their
@@ -45,8 +47,8 @@ const LINK_COST: f64 = 2.0;
 const MAX_CODE_PER_CHAR: u64 = 4;
 /// How many lines above the chosen block a headline is looked for.
 const HEADLINE_REACH: usize = 10;
-/// The furniture marks are trusted when the best text without the marked
-/// lines is worth at least this share of the best text with them.
+/// Weak furniture marks are trusted when the best chain with them is worth
+/// at least this share of the best chain without them.
 const TRUSTED_SHARE: f64 = 0.25;
 /// Fixed-point denominator of the code column's scale.
 const SCALE_ONE: u64 = 16;
@@ -59,19 +61,27 @@ pub(super) fn extract(scratch: &mut Scratch, html: &str, sink: &mut TextSink) ->
     let lines = &scratch.lines;
     let code_cost = CODE_COST * f64::from(scale) / f64::from(one);
     let regions = &scratch.regions;
-    let marked = best_chain(lines, regions, |l| value(l, code_cost, true))?;
-    let unmarked = best_chain(lines, regions, |l| value(l, code_cost, false))?;
-    // Furniture marks that take away most of the page's best text misled.
-    let trust_marks = marked.value >= TRUSTED_SHARE * unmarked.value;
-    let Chain { lo, hi, .. } = if trust_marks { marked } else { unmarked };
+    let all = best_chain(lines, regions, |l| value(l, code_cost, |_| true))?;
+    let strong = best_chain(lines, regions, |l| {
+        value(l, code_cost, |c| c == Cue::Strong)
+    })?;
+    // Weak furniture marks that take away most of the page's best text misled.
+    let trust_weak = all.value >= TRUSTED_SHARE * strong.value;
+    let chain = if trust_weak { all } else { strong };
+    let marked = |l: &Line| l.furniture.is_some_and(|c| trust_weak || c == Cue::Strong);
+    let Chain { lo, hi, .. } = chain;
     let block = scratch.regions.get(lo)?.first;
     let last = scratch.regions.get(hi)?.last;
     let first = (block.saturating_sub(HEADLINE_REACH)..block)
         .rev()
-        .find(|&i| lines.get(i).is_some_and(|l| l.heading && l.content > 0))
+        .find(|&i| {
+            lines
+                .get(i)
+                .is_some_and(|l| matches!(l.heading, 1 | 2) && l.content > 0)
+        })
         .unwrap_or(block);
     let chosen = lines.get(first..=last)?;
-    for run in chosen.split(|l| trust_marks && l.furniture) {
+    for run in chosen.split(marked) {
         if let (Some(start), Some(end)) = (run.first(), run.last()) {
             sink.paragraph();
             let (start, end) = (start.start as usize, end.end as usize);
@@ -97,9 +107,9 @@ fn code_scale(lines: &[Line]) -> u32 {
 }
 
 /// A line's value: its non-link text minus the cost of its markup and
-/// links. With `marks`, the text of furniture lines is worth nothing.
-fn value(line: &Line, code_cost: f64, marks: bool) -> f64 {
-    let text = if marks && line.furniture {
+/// links. The text of furniture lines whose cue is `trusted` is worth nothing.
+fn value(line: &Line, code_cost: f64, trusted: impl Fn(Cue) -> bool) -> f64 {
+    let text = if line.furniture.is_some_and(trusted) {
         0.0
     } else {
         f64::from(line.content.saturating_sub(line.link))

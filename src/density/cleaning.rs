@@ -13,7 +13,7 @@
 //! mislead now and then (a whole article inside `and-w-sidebar`); the
 //! algorithm can then still read the page without the marks. Tracking them
 //! is a small state machine over the tags the pass parses anyway
-//! ([`Dropper`]): no lookahead, no DOM, linear in the page.
+//! ([`Tracker`]): no lookahead, no DOM, linear in the page.
 
 use super::tags::{Markup, Tag, TagClass};
 
@@ -31,9 +31,20 @@ pub enum Cleaning {
     Furniture,
 }
 
-/// The furniture element the pass is inside: its name and nesting depth.
+/// How surely markup names furniture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cue {
+    /// `<nav>`, `<footer>`, navigation roles and comment threads: hardly ever
+    /// wrap an article.
+    Strong,
+    /// Other names (`sidebar`, `share`, `related`, …, and `<aside>`) and
+    /// hidden elements: now and then a layout wraps the article in one.
+    Weak,
+}
+
+/// The furniture element the pass is inside: its name, nesting depth and cue.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Dropper {
+pub struct Tracker {
     open: Option<Open>,
 }
 
@@ -42,15 +53,16 @@ struct Open {
     name: [u8; NAME],
     len: usize,
     depth: u32,
+    cue: Cue,
 }
 
 /// Furniture element names longer than this are not tracked.
 const NAME: usize = 10;
 
-impl Dropper {
-    /// Whether the text at this point is inside furniture.
-    pub fn dropping(&self) -> bool {
-        self.open.is_some()
+impl Tracker {
+    /// The cue of the furniture the text at this point is inside, if any.
+    pub fn furniture(&self) -> Option<Cue> {
+        self.open.map(|open| open.cue)
     }
 
     /// Follows one tag (`tag` parsed at `html[at]`). Unclosed furniture runs
@@ -77,13 +89,17 @@ impl Dropper {
             return;
         }
         let name = element_name(bytes, false);
-        if name.len() > NAME || bytes.ends_with(b"/>") || !is_furniture(name, bytes) {
+        if name.len() > NAME || bytes.ends_with(b"/>") {
             return;
         }
+        let Some(cue) = furniture_cue(name, bytes) else {
+            return;
+        };
         let mut open = Open {
             name: [0; NAME],
             len: name.len(),
             depth: 1,
+            cue,
         };
         open.name
             .iter_mut()
@@ -109,44 +125,53 @@ fn element_name(bytes: &[u8], closing: bool) -> &[u8] {
     name.get(..len).unwrap_or_default()
 }
 
-/// Whether the opening tag `tag` (element `name`) is page furniture.
-fn is_furniture(name: &[u8], tag: &[u8]) -> bool {
-    const ELEMENTS: &[&[u8]] = &[b"nav", b"aside", b"footer"];
-    const NEVER: &[&[u8]] = &[b"body", b"html", b"main", b"article"];
-    if ELEMENTS.iter().any(|e| name.eq_ignore_ascii_case(e)) {
-        return true;
+/// How surely the opening tag `tag` (element `name`) names furniture, if
+/// it does.
+fn furniture_cue(name: &[u8], tag: &[u8]) -> Option<Cue> {
+    let is = |names: &[&[u8]]| names.iter().any(|e| name.eq_ignore_ascii_case(e));
+    if is(&[b"nav", b"footer"]) {
+        return Some(Cue::Strong);
     }
-    if NEVER.iter().any(|e| name.eq_ignore_ascii_case(e)) {
-        return false;
+    if is(&[b"body", b"html", b"main", b"article"]) {
+        return None;
     }
-    attributes(tag).any(|(attr, value)| match attr {
-        Attribute::Class | Attribute::Id => value
-            .split(|b| b.is_ascii_whitespace())
-            .any(names_furniture),
-        Attribute::Role => ROLES.iter().any(|r| value.eq_ignore_ascii_case(r)),
-    })
+    let mut cue = is(&[b"aside"]).then_some(Cue::Weak);
+    for (attr, value) in attributes(tag) {
+        let named = match attr {
+            Attribute::Class | Attribute::Id => value
+                .split(u8::is_ascii_whitespace)
+                .filter_map(token_cue)
+                .min_by_key(|c| *c == Cue::Weak),
+            Attribute::Role => ROLES
+                .iter()
+                .any(|r| value.eq_ignore_ascii_case(r))
+                .then_some(Cue::Strong),
+            Attribute::Hidden => Some(Cue::Weak),
+            Attribute::Style => hides(value).then_some(Cue::Weak),
+        };
+        cue = match (cue, named) {
+            (Some(Cue::Strong), _) | (_, Some(Cue::Strong)) => Some(Cue::Strong),
+            (a, b) => a.or(b),
+        };
+    }
+    cue
 }
 
 /// ARIA roles of furniture.
-const ROLES: &[&[u8]] = &[
-    b"navigation",
-    b"complementary",
-    b"contentinfo",
-    b"menu",
-    b"menubar",
-    b"dialog",
-    b"alertdialog",
-];
+const ROLES: &[&[u8]] = &[b"navigation", b"contentinfo", b"menu", b"menubar"];
 
-/// Words that name furniture when they are a whole part of a class or id
-/// (parts are separated by `-` and `_`): `comment-list`, `share_buttons`,
-/// `site-footer`, but not `commentary` or `navigator`.
-const WORDS: &[&[u8]] = &[
+/// Words of comment threads: a whole part of a class or id (parts are
+/// separated by `-` and `_`), so `comment-list` but not `commentary`.
+const COMMENTS: &[&[u8]] = &[
     b"comment",
     b"comments",
     b"commentlist",
     b"respond",
     b"disqus",
+];
+
+/// Other words that name furniture as a whole part of a class or id.
+const WORDS: &[&[u8]] = &[
     b"nav",
     b"navbar",
     b"navigation",
@@ -179,34 +204,105 @@ const WORDS: &[&[u8]] = &[
     b"modal",
 ];
 
-/// Leading parts that make a class a state of the element, not its name
-/// (`has-sidebar`, `with-comments`, `no-ads`).
-const STATES: &[&[u8]] = &[b"has", b"with", b"no", b"is", b"show", b"hide", b"enable"];
+/// Parts that make a furniture word a layout, a position or a state of the
+/// element rather than its name: `content-sidebar-wrap`, `under-menu`,
+/// `has-sidebar`, `modal-enabled`.
+const NOT_NAMES: &[&[u8]] = &[
+    b"has",
+    b"with",
+    b"no",
+    b"is",
+    b"and",
+    b"w",
+    b"show",
+    b"hide",
+    b"enable",
+    b"under",
+    b"above",
+    b"below",
+    b"after",
+    b"before",
+    b"enabled",
+    b"open",
+    b"active",
+    b"visible",
+    b"fixed",
+    b"sticky",
+    b"l",
+    b"layout",
+    b"wrap",
+    b"content",
+    b"main",
+    b"body",
+    b"page",
+    b"template",
+    b"col",
+    b"column",
+    b"grid",
+];
 
-/// Whether one class or id token names furniture.
-fn names_furniture(token: &[u8]) -> bool {
-    let mut parts = token
-        .split(|&b| b == b'-' || b == b'_')
-        .filter(|p| !p.is_empty());
-    let Some(first) = parts.next() else {
-        return false;
-    };
-    let word = |p: &[u8]| WORDS.iter().any(|w| p.eq_ignore_ascii_case(w));
-    if STATES.iter().any(|s| first.eq_ignore_ascii_case(s)) {
-        return false;
+/// The cue of one class or id token, if it names furniture. BEM modifiers
+/// (after `--`) and utility classes (`h-[--nav-height]`, `md:flex`) name
+/// nothing.
+fn token_cue(token: &[u8]) -> Option<Cue> {
+    let block =
+        memchr::memmem::find(token, b"--").map_or(token, |i| token.get(..i).unwrap_or_default());
+    if block
+        .iter()
+        .any(|b| matches!(b, b'[' | b':' | b'/' | b'.' | b'('))
+    {
+        return None;
     }
-    word(first) || parts.any(word)
+    let parts = || {
+        block
+            .split(|&b| b == b'-' || b == b'_')
+            .filter(|p| !p.is_empty())
+    };
+    let any_of = |words: &[&[u8]]| parts().any(|p| words.iter().any(|w| p.eq_ignore_ascii_case(w)));
+    if any_of(NOT_NAMES) {
+        None
+    } else if any_of(COMMENTS) {
+        Some(Cue::Strong)
+    } else if any_of(WORDS) {
+        Some(Cue::Weak)
+    } else {
+        None
+    }
 }
 
-/// The attributes [`is_furniture`] reads.
+/// The attributes [`furniture_cue`] reads.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Attribute {
     Class,
     Id,
     Role,
+    /// `hidden`: not rendered.
+    Hidden,
+    Style,
 }
 
-/// The `class`, `id` and `role` attributes of an opening tag, with their
+/// Whether an inline style hides the element (`display: none`,
+/// `visibility: hidden`).
+fn hides(style: &[u8]) -> bool {
+    let mut squeezed = [0u8; 64];
+    let mut len = 0;
+    let mut declarations = style.split(|&b| b == b';');
+    declarations.any(|declaration| {
+        len = 0;
+        for &b in declaration.iter().filter(|b| !b.is_ascii_whitespace()) {
+            if let Some(slot) = squeezed.get_mut(len) {
+                *slot = b.to_ascii_lowercase();
+                len += 1;
+            }
+        }
+        matches!(
+            squeezed.get(..len),
+            Some(b"display:none" | b"visibility:hidden")
+        )
+    })
+}
+
+/// The attributes of an opening tag that can name furniture, with their
 /// values (quotes removed).
 fn attributes(tag: &[u8]) -> impl Iterator<Item = (Attribute, &[u8])> {
     let mut rest = tag.get(1..tag.len().saturating_sub(1)).unwrap_or_default();
@@ -258,6 +354,10 @@ fn attributes(tag: &[u8]) -> impl Iterator<Item = (Attribute, &[u8])> {
             Attribute::Id
         } else if name.eq_ignore_ascii_case(b"role") {
             Attribute::Role
+        } else if name.eq_ignore_ascii_case(b"hidden") {
+            Attribute::Hidden
+        } else if name.eq_ignore_ascii_case(b"style") {
+            Attribute::Style
         } else {
             continue;
         };
@@ -270,41 +370,59 @@ mod tests {
     use super::*;
     use crate::density::tags;
 
-    fn furniture(tag: &str) -> bool {
+    fn furniture(tag: &str) -> Option<Cue> {
         let name = element_name(tag.as_bytes(), false);
-        is_furniture(name, tag.as_bytes())
+        furniture_cue(name, tag.as_bytes())
     }
 
     #[test]
     fn class_id_and_role_name_furniture() {
-        assert!(furniture("<div class=\"post comment-list\">"));
-        assert!(furniture("<div id='share_buttons'>"));
-        assert!(furniture("<section class=sidebar>"));
-        assert!(furniture("<div role=\"navigation\" class=\"x\">"));
-        assert!(furniture("<nav>"));
-        assert!(furniture("<FOOTER class=\"site\">"));
-        assert!(!furniture("<div class=\"commentary entry-content\">"));
-        assert!(!furniture(
-            "<div class=\"layout has-sidebar with-comments\">"
-        ));
-        assert!(!furniture("<article class=\"comment\">"));
-        assert!(!furniture("<div data-class=\"comment\" title='id=nav'>"));
-        assert!(!furniture("<div class>"));
+        use Cue::{Strong, Weak};
+        assert_eq!(furniture("<div class=\"post comment-list\">"), Some(Strong));
+        assert_eq!(furniture("<div id='share_buttons'>"), Some(Weak));
+        assert_eq!(
+            furniture("<section class=sidebar id=comments>"),
+            Some(Strong)
+        );
+        assert_eq!(
+            furniture("<div role=\"navigation\" class=\"x\">"),
+            Some(Strong)
+        );
+        assert_eq!(furniture("<nav>"), Some(Strong));
+        assert_eq!(furniture("<aside class=\"elementor-section\">"), Some(Weak));
+        assert_eq!(furniture("<FOOTER class=\"site\">"), Some(Strong));
+        assert_eq!(furniture("<div hidden>"), Some(Weak));
+        assert_eq!(
+            furniture("<div style=\"color: red; Display : None\">"),
+            Some(Weak)
+        );
+        assert_eq!(furniture("<div style=\"display:nonesuch\">"), None);
+        for not in [
+            "<div class=\"commentary entry-content\">",
+            "<div class=\"layout has-sidebar with-comments\">",
+            "<div class=\"content-sidebar-wrap under-menu modal-enabled\">",
+            "<div class=\"docs--sidebar h-[--main-nav-height] md:nav\">",
+            "<article class=\"comment\">",
+            "<div data-class=\"comment\" title='id=nav'>",
+            "<div class>",
+        ] {
+            assert_eq!(furniture(not), None, "{not}");
+        }
     }
 
     fn kept(html: &str) -> String {
         let bytes = html.as_bytes();
-        let mut dropper = Dropper::default();
+        let mut tracker = Tracker::default();
         let (mut out, mut pos) = (String::new(), 0);
         while let Some(lt) = bytes.get(pos..).and_then(|b| memchr::memchr(b'<', b)) {
-            if !dropper.dropping() {
+            if tracker.furniture().is_none() {
                 out.push_str(html.get(pos..pos + lt).unwrap_or_default());
             }
             let tag = tags::parse(bytes, pos + lt, Cleaning::Furniture).expect("markup");
-            dropper.on_tag(Cleaning::Furniture, bytes, pos + lt, &tag);
+            tracker.on_tag(Cleaning::Furniture, bytes, pos + lt, &tag);
             pos = tag.end;
         }
-        if !dropper.dropping() {
+        if tracker.furniture().is_none() {
             out.push_str(html.get(pos..).unwrap_or_default());
         }
         out

@@ -17,7 +17,7 @@
 //! Markup counts its bytes. The hyperlink rules of the Filters paper are
 //! counting rules here, the page bytes are never rewritten.
 
-use super::cleaning::{Cleaning, Dropper};
+use super::cleaning::{Cleaning, Cue, Tracker};
 use super::kernel::TextCounter;
 use super::tags::{self, Markup, TagClass};
 use memchr::memchr_iter;
@@ -35,11 +35,11 @@ pub struct Line {
     pub code: u32,
     /// Of the content characters, those inside `<a>` elements (anchor text).
     pub link: u32,
-    /// Whether the line opens with `<h1>` or `<h2>` (a headline).
-    pub heading: bool,
-    /// Whether the line is page furniture (see [`Cleaning::Furniture`]);
-    /// furniture lies on lines of its own.
-    pub furniture: bool,
+    /// The level of the heading (`<h1>`…`<h6>`) the line opens with, or 0.
+    pub heading: u8,
+    /// Whether the line is page furniture, and how surely (see
+    /// [`Cleaning::Furniture`]); furniture lies on lines of its own.
+    pub furniture: Option<Cue>,
 }
 
 /// How hyperlinks count: the pre-processing Filters 1–3 of
@@ -101,9 +101,9 @@ pub fn scan<C: TextCounter>(
     let mut lines = LineBuilder {
         lines,
         current: Line::default(),
-        furniture: false,
+        furniture: None,
     };
-    let mut dropper = Dropper::default();
+    let mut furniture = Tracker::default();
     lines.lines.clear();
     counter.start_page();
     let mut summary = ScanSummary::default();
@@ -134,10 +134,10 @@ pub fn scan<C: TextCounter>(
             pos += 1;
             continue;
         };
-        let in_furniture = dropper.dropping();
-        dropper.on_tag(rules.cleaning, html, pos, &tag);
-        if !in_furniture && dropper.dropping() {
-            lines.set_furniture(true, pos);
+        let outside = furniture.furniture().is_none();
+        furniture.on_tag(rules.cleaning, html, pos, &tag);
+        if outside && furniture.furniture().is_some() {
+            lines.set_furniture(furniture.furniture(), pos);
         }
         let len = (tag.end - pos) as u32;
         match tag.markup {
@@ -157,7 +157,7 @@ pub fn scan<C: TextCounter>(
                 let boundary = matches!(class, TagClass::Block | TagClass::Cell);
                 if boundary && !closing {
                     lines.break_at(pos);
-                    lines.current.heading = is_headline(html, pos);
+                    lines.current.heading = heading_level(html, pos);
                 }
                 if !links.dropping() {
                     lines.current.code += len;
@@ -167,8 +167,8 @@ pub fn scan<C: TextCounter>(
                 }
             }
         }
-        if in_furniture && !dropper.dropping() {
-            lines.set_furniture(false, tag.end);
+        if !outside && furniture.furniture().is_none() {
+            lines.set_furniture(None, tag.end);
         }
         pos = tag.end;
     }
@@ -180,7 +180,7 @@ struct LineBuilder<'a> {
     lines: &'a mut Vec<Line>,
     current: Line,
     /// Whether the lines now are furniture.
-    furniture: bool,
+    furniture: Option<Cue>,
 }
 
 impl LineBuilder<'_> {
@@ -200,7 +200,7 @@ impl LineBuilder<'_> {
 
     /// Furniture lies on lines of its own: starts a line at `pos` with
     /// `furniture` set.
-    fn set_furniture(&mut self, furniture: bool, pos: usize) {
+    fn set_furniture(&mut self, furniture: Option<Cue>, pos: usize) {
         self.furniture = furniture;
         self.break_at(pos);
     }
@@ -278,12 +278,15 @@ impl Links {
     }
 }
 
-/// Whether the block tag at `html[pos]` is `<h1` or `<h2` (any case).
-fn is_headline(html: &[u8], pos: usize) -> bool {
-    matches!(
-        html.get(pos + 1..pos + 4),
-        Some([b'h' | b'H', b'1' | b'2', end]) if !end.is_ascii_alphanumeric()
-    )
+/// The level of the heading tag at `html[pos]` (`<h1`…`<h6`, any case), or
+/// 0 for another tag.
+fn heading_level(html: &[u8], pos: usize) -> u8 {
+    match html.get(pos + 1..pos + 4) {
+        Some(&[b'h' | b'H', level @ b'1'..=b'6', end]) if !end.is_ascii_alphanumeric() => {
+            level - b'0'
+        }
+        _ => 0,
+    }
 }
 
 /// Corrects the counts of a text run for its character references: an
@@ -443,20 +446,23 @@ mod tests {
             cleaning: Cleaning::Furniture,
         };
         scan(html.as_bytes(), rules, &mut BlockCounter::new(), &mut out);
-        let marks: Vec<(u32, bool)> = out.iter().map(|l| (l.content, l.furniture)).collect();
+        let marks: Vec<(u32, Option<Cue>)> = out.iter().map(|l| (l.content, l.furniture)).collect();
+        let (nav, share) = (Some(Cue::Strong), Some(Cue::Weak));
         assert_eq!(
             marks,
             vec![
-                (5, false),
-                (4, true),
-                (1, true),
-                (0, true),
-                (4, false),
-                (1, true)
+                (5, None),
+                (4, nav),
+                (1, nav),
+                (0, nav),
+                (4, None),
+                (1, share)
             ]
         );
         // The papers' cleaning marks nothing.
-        assert!(lines(html, LinkRule::Keep).iter().all(|l| !l.furniture));
+        assert!(lines(html, LinkRule::Keep)
+            .iter()
+            .all(|l| l.furniture.is_none()));
     }
 
     #[test]
