@@ -71,6 +71,9 @@ impl Tracker {
         let Markup::Element { class, closing, .. } = tag.markup else {
             return;
         };
+        if cleaning == Cleaning::Papers {
+            return;
+        }
         let bytes = html.get(at..tag.end).unwrap_or_default();
         if let Some(open) = &mut self.open {
             if element_name(bytes, closing).eq_ignore_ascii_case(open.name()) {
@@ -85,7 +88,7 @@ impl Tracker {
             }
             return;
         }
-        if closing || cleaning != Cleaning::Furniture || class != TagClass::Block {
+        if closing || class != TagClass::Block {
             return;
         }
         let name = element_name(bytes, false);
@@ -128,14 +131,19 @@ fn element_name(bytes: &[u8], closing: bool) -> &[u8] {
 /// How surely the opening tag `tag` (element `name`) names furniture, if
 /// it does.
 fn furniture_cue(name: &[u8], tag: &[u8]) -> Option<Cue> {
-    let is = |names: &[&[u8]]| names.iter().any(|e| name.eq_ignore_ascii_case(e));
-    if is(&[b"nav", b"footer"]) {
-        return Some(Cue::Strong);
+    let mut lower = [0u8; NAME];
+    for (l, b) in lower.iter_mut().zip(name) {
+        *l = b.to_ascii_lowercase();
     }
-    if is(&[b"body", b"html", b"main", b"article"]) {
-        return None;
-    }
-    let mut cue = is(&[b"aside"]).then_some(Cue::Weak);
+    // Only containers are read: a paragraph, list item or cell inside
+    // furniture is already inside its container.
+    let mut cue = match lower.get(..name.len()).unwrap_or_default() {
+        b"nav" | b"footer" => return Some(Cue::Strong),
+        b"aside" => Some(Cue::Weak),
+        b"div" | b"section" | b"ul" | b"ol" | b"dl" | b"table" | b"form" | b"header" | b"menu"
+        | b"details" | b"dialog" => None,
+        _ => return None,
+    };
     for (attr, value) in attributes(tag) {
         let named = match attr {
             Attribute::Class | Attribute::Id => value
@@ -160,114 +168,73 @@ fn furniture_cue(name: &[u8], tag: &[u8]) -> Option<Cue> {
 /// ARIA roles of furniture.
 const ROLES: &[&[u8]] = &[b"navigation", b"contentinfo", b"menu", b"menubar"];
 
-/// Words of comment threads: a whole part of a class or id (parts are
-/// separated by `-` and `_`), so `comment-list` but not `commentary`.
-const COMMENTS: &[&[u8]] = &[
-    b"comment",
-    b"comments",
-    b"commentlist",
-    b"respond",
-    b"disqus",
-];
+/// What one part of a class or id says (parts are separated by `-` and
+/// `_`, so `comment-list` has the part `comment` but `commentary` has not).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Word {
+    /// A comment thread.
+    Comments,
+    /// Other furniture.
+    Furniture,
+    /// A layout, a position or a state of the element, which makes a
+    /// furniture word not its name: `content-sidebar-wrap`, `under-menu`,
+    /// `has-sidebar`, `modal-enabled`.
+    NotAName,
+}
 
-/// Other words that name furniture as a whole part of a class or id.
-const WORDS: &[&[u8]] = &[
-    b"nav",
-    b"navbar",
-    b"navigation",
-    b"menu",
-    b"breadcrumb",
-    b"breadcrumbs",
-    b"sidebar",
-    b"share",
-    b"sharing",
-    b"sharedaddy",
-    b"social",
-    b"related",
-    b"recommended",
-    b"outbrain",
-    b"taboola",
-    b"footer",
-    b"copyright",
-    b"ad",
-    b"ads",
-    b"advert",
-    b"advertisement",
-    b"sponsored",
-    b"promo",
-    b"newsletter",
-    b"subscribe",
-    b"cookie",
-    b"cookies",
-    b"consent",
-    b"popup",
-    b"modal",
-];
-
-/// Parts that make a furniture word a layout, a position or a state of the
-/// element rather than its name: `content-sidebar-wrap`, `under-menu`,
-/// `has-sidebar`, `modal-enabled`.
-const NOT_NAMES: &[&[u8]] = &[
-    b"has",
-    b"with",
-    b"no",
-    b"is",
-    b"and",
-    b"w",
-    b"show",
-    b"hide",
-    b"enable",
-    b"under",
-    b"above",
-    b"below",
-    b"after",
-    b"before",
-    b"enabled",
-    b"open",
-    b"active",
-    b"visible",
-    b"fixed",
-    b"sticky",
-    b"l",
-    b"layout",
-    b"wrap",
-    b"content",
-    b"main",
-    b"body",
-    b"page",
-    b"template",
-    b"col",
-    b"column",
-    b"grid",
-];
+/// Classifies one class/id part (any case) with a `match` on its lowercase
+/// bytes: this runs for every class of every block tag.
+fn word(part: &[u8]) -> Option<Word> {
+    let mut lower = [0u8; 16];
+    if part.len() > lower.len() {
+        return None;
+    }
+    for (l, b) in lower.iter_mut().zip(part) {
+        *l = b.to_ascii_lowercase();
+    }
+    Some(match lower.get(..part.len())? {
+        b"comment" | b"comments" | b"commentlist" | b"respond" | b"disqus" => Word::Comments,
+        b"nav" | b"navbar" | b"navigation" | b"menu" | b"breadcrumb" | b"breadcrumbs"
+        | b"sidebar" | b"share" | b"sharing" | b"sharedaddy" | b"social" | b"related"
+        | b"recommended" | b"outbrain" | b"taboola" | b"footer" | b"copyright" | b"ad" | b"ads"
+        | b"advert" | b"advertisement" | b"sponsored" | b"promo" | b"newsletter" | b"subscribe"
+        | b"cookie" | b"cookies" | b"consent" | b"popup" | b"modal" => Word::Furniture,
+        b"has" | b"with" | b"no" | b"is" | b"and" | b"w" | b"show" | b"hide" | b"enable"
+        | b"under" | b"above" | b"below" | b"after" | b"before" | b"enabled" | b"open"
+        | b"active" | b"visible" | b"fixed" | b"sticky" | b"l" | b"layout" | b"wrap"
+        | b"content" | b"main" | b"body" | b"page" | b"template" | b"col" | b"column" | b"grid" => {
+            Word::NotAName
+        }
+        _ => return None,
+    })
+}
 
 /// The cue of one class or id token, if it names furniture. BEM modifiers
 /// (after `--`) and utility classes (`h-[--nav-height]`, `md:flex`) name
 /// nothing.
 fn token_cue(token: &[u8]) -> Option<Cue> {
-    let block =
-        memchr::memmem::find(token, b"--").map_or(token, |i| token.get(..i).unwrap_or_default());
-    if block
-        .iter()
-        .any(|b| matches!(b, b'[' | b':' | b'/' | b'.' | b'('))
-    {
-        return None;
+    let mut cue = None;
+    let mut start = 0;
+    // One pass: parts end at `-`, `_` and the end of the token.
+    for (i, &b) in token.iter().chain(b"-").enumerate() {
+        match b {
+            b'[' | b':' | b'/' | b'.' | b'(' => return None,
+            b'-' | b'_' => {
+                match word(token.get(start..i).unwrap_or_default()) {
+                    Some(Word::NotAName) => return None,
+                    Some(Word::Comments) => cue = Some(Cue::Strong),
+                    Some(Word::Furniture) => cue = cue.or(Some(Cue::Weak)),
+                    None => {}
+                }
+                if b == b'-' && token.get(i + 1) == Some(&b'-') {
+                    return cue;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
     }
-    let parts = || {
-        block
-            .split(|&b| b == b'-' || b == b'_')
-            .filter(|p| !p.is_empty())
-    };
-    let any_of = |words: &[&[u8]]| parts().any(|p| words.iter().any(|w| p.eq_ignore_ascii_case(w)));
-    if any_of(NOT_NAMES) {
-        None
-    } else if any_of(COMMENTS) {
-        Some(Cue::Strong)
-    } else if any_of(WORDS) {
-        Some(Cue::Weak)
-    } else {
-        None
-    }
+    cue
 }
 
 /// The attributes [`furniture_cue`] reads.
@@ -328,7 +295,7 @@ fn attributes(tag: &[u8]) -> impl Iterator<Item = (Attribute, &[u8])> {
             let (value, tail) = match v.first() {
                 Some(&q @ (b'"' | b'\'')) => {
                     let body = v.get(1..).unwrap_or_default();
-                    let end = body.iter().position(|&b| b == q).unwrap_or(body.len());
+                    let end = memchr::memchr(q, body).unwrap_or(body.len());
                     (
                         body.get(..end).unwrap_or_default(),
                         body.get(end + 1..).unwrap_or_default(),
@@ -401,8 +368,9 @@ mod tests {
             "<div class=\"commentary entry-content\">",
             "<div class=\"layout has-sidebar with-comments\">",
             "<div class=\"content-sidebar-wrap under-menu modal-enabled\">",
-            "<div class=\"docs--sidebar h-[--main-nav-height] md:nav\">",
+            "<div class=\"docs--sidebar h-[--main-nav-height] md:nav nav.x\">",
             "<article class=\"comment\">",
+            "<p class=\"share\">",
             "<div data-class=\"comment\" title='id=nav'>",
             "<div class>",
         ] {
