@@ -61,10 +61,16 @@ pub(super) fn extract(scratch: &mut Scratch, html: &str, sink: &mut TextSink) ->
     let lines = &scratch.lines;
     let code_cost = CODE_COST * f64::from(scale) / f64::from(one);
     let regions = &scratch.regions;
-    let all = best_chain(lines, regions, |l| value(l, code_cost, |_| true))?;
+    let all = best_chain(lines, regions, |l| value(l, code_cost, |_| true));
     let strong = best_chain(lines, regions, |l| {
         value(l, code_cost, |c| c == Cue::Strong)
-    })?;
+    });
+    let (Some(all), Some(strong)) = (all, strong) else {
+        // No positive region: a page of a few words under its markup.
+        let strong = |l: &Line| l.furniture == Some(Cue::Strong);
+        append_runs(html, lines, strong, sink);
+        return None;
+    };
     // Weak furniture marks that take away most of the page's best text misled.
     let trust_weak = all.value >= TRUSTED_SHARE * strong.value;
     let chain = if trust_weak { all } else { strong };
@@ -80,18 +86,22 @@ pub(super) fn extract(scratch: &mut Scratch, html: &str, sink: &mut TextSink) ->
                 .is_some_and(|l| matches!(l.heading, 1 | 2) && l.content > 0)
         })
         .unwrap_or(block);
-    let chosen = lines.get(first..=last)?;
-    for run in chosen.split(marked) {
+    append_runs(html, lines.get(first..=last)?, marked, sink);
+    Some(Selection {
+        regions: (lo, hi),
+        lines: (first, last),
+    })
+}
+
+/// Appends the text of `lines` but the `marked` ones, a paragraph per run.
+fn append_runs(html: &str, lines: &[Line], marked: impl FnMut(&Line) -> bool, sink: &mut TextSink) {
+    for run in lines.split(marked) {
         if let (Some(start), Some(end)) = (run.first(), run.last()) {
             sink.paragraph();
             let (start, end) = (start.start as usize, end.end as usize);
             sink.append_html(html, start, end, ADDANAG_PLUS.rules);
         }
     }
-    Some(Selection {
-        regions: (lo, hi),
-        lines: (first, last),
-    })
 }
 
 /// The code column's scale, in `1 / SCALE_ONE`: 1 unless the page has more
@@ -258,6 +268,14 @@ mod tests {
         let plus = extract(Algorithm::AddanagPlus, &html);
         assert!(plus.contains("Hidden is a word"), "{plus}");
         assert!(!plus.contains("Home"), "{plus}");
+    }
+
+    #[test]
+    fn a_page_without_regions_gives_its_text() {
+        let html = "<html><body><nav><a href=/>Home</a></nav>\n\
+                    <a href=\"javascript:\"><div class=\"box\"><p>abc</p><p>def</p></div></a></body></html>";
+        assert_eq!(extract(Algorithm::Addanag, html), "");
+        assert_eq!(extract(Algorithm::AddanagPlus, html), "abc\ndef");
     }
 
     #[test]
