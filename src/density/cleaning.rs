@@ -198,7 +198,7 @@ fn word(part: &[u8]) -> Option<Word> {
         | b"sidebar" | b"share" | b"sharing" | b"sharedaddy" | b"social" | b"related"
         | b"recommended" | b"outbrain" | b"taboola" | b"footer" | b"copyright" | b"ad" | b"ads"
         | b"advert" | b"advertisement" | b"sponsored" | b"promo" | b"newsletter" | b"subscribe"
-        | b"cookie" | b"cookies" | b"consent" | b"popup" | b"modal" => Word::Furniture,
+        | b"toc" | b"cookie" | b"cookies" | b"consent" | b"popup" | b"modal" => Word::Furniture,
         b"has" | b"with" | b"no" | b"is" | b"and" | b"w" | b"show" | b"hide" | b"enable"
         | b"under" | b"above" | b"below" | b"after" | b"before" | b"enabled" | b"open"
         | b"active" | b"visible" | b"fixed" | b"sticky" | b"l" | b"layout" | b"wrap"
