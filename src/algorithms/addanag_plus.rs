@@ -73,10 +73,20 @@ pub(super) fn extract(scratch: &mut Scratch, html: &str, sink: &mut TextSink) ->
         append_runs(html, lines, strong, sink);
         return None;
     };
-    // Weak furniture marks that take away most of the page's best text misled.
+    // Weak furniture marks that take away most of the page's best text
+    // misled; so did strong ones that leave no text of worth (forums whose
+    // posts are marked as comments).
     let trust_weak = all.value >= TRUSTED_SHARE * strong.value;
-    let chain = if trust_weak { all } else { strong };
-    let marked = |l: &Line| l.furniture.is_some_and(|c| trust_weak || c == Cue::Strong);
+    let trust_strong = strong.value > 0.0;
+    let chain = match (trust_strong, trust_weak) {
+        (true, true) => all,
+        (true, false) => strong,
+        (false, _) => best_chain(lines, regions, |l| value(l, code_cost, |_| false))?,
+    };
+    let marked = |l: &Line| {
+        l.furniture
+            .is_some_and(|c| trust_strong && (trust_weak || c == Cue::Strong))
+    };
     let Chain { lo, hi, .. } = chain;
     let block = scratch.regions.get(lo)?.first;
     let last = scratch.regions.get(hi)?.last;
