@@ -76,7 +76,8 @@ impl Tracker {
         }
         let bytes = html.get(at..tag.end).unwrap_or_default();
         if let Some(open) = &mut self.open {
-            if element_name(bytes, closing).eq_ignore_ascii_case(open.name()) {
+            // Furniture elements are block elements: other tags cannot nest.
+            if class == TagClass::Block && names(bytes, closing, open.name()) {
                 if closing {
                     open.depth -= 1;
                 } else if !bytes.ends_with(b"/>") {
@@ -91,7 +92,7 @@ impl Tracker {
         if closing || class != TagClass::Block {
             return;
         }
-        let name = element_name(bytes, false);
+        let name = element_name(bytes);
         if name.len() > NAME || bytes.ends_with(b"/>") {
             return;
         }
@@ -118,9 +119,19 @@ impl Open {
     }
 }
 
-/// The element name of the tag `bytes` (which starts with `<`).
-fn element_name(bytes: &[u8], closing: bool) -> &[u8] {
-    let name = bytes.get(1 + usize::from(closing)..).unwrap_or_default();
+/// Whether the tag `bytes` (which starts with `<`) is a `name` element.
+fn names(bytes: &[u8], closing: bool, name: &[u8]) -> bool {
+    let from = 1 + usize::from(closing);
+    let after = bytes.get(from + name.len());
+    bytes
+        .get(from..from + name.len())
+        .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        && after.is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b':'))
+}
+
+/// The element name of the opening tag `bytes` (which starts with `<`).
+fn element_name(bytes: &[u8]) -> &[u8] {
+    let name = bytes.get(1..).unwrap_or_default();
     let len = name
         .iter()
         .position(|&b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b':'))
@@ -338,7 +349,7 @@ mod tests {
     use crate::density::tags;
 
     fn furniture(tag: &str) -> Option<Cue> {
-        let name = element_name(tag.as_bytes(), false);
+        let name = element_name(tag.as_bytes());
         furniture_cue(name, tag.as_bytes())
     }
 
