@@ -67,13 +67,14 @@ impl Tracker {
 
     /// Follows one tag (`tag` parsed at `html[at]`). Unclosed furniture runs
     /// to the end of the page, as in an HTML parser's tree.
+    #[inline]
     pub fn on_tag(&mut self, cleaning: Cleaning, html: &[u8], at: usize, tag: &Tag) {
-        let Markup::Element { class, closing, .. } = tag.markup else {
-            return;
-        };
         if cleaning == Cleaning::Papers {
             return;
         }
+        let Markup::Element { class, closing, .. } = tag.markup else {
+            return;
+        };
         let bytes = html.get(at..tag.end).unwrap_or_default();
         if let Some(open) = &mut self.open {
             // Furniture elements are block elements: other tags cannot nest.
