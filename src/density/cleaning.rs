@@ -68,10 +68,7 @@ impl Tracker {
     /// Follows one tag (`tag` parsed at `html[at]`). Unclosed furniture runs
     /// to the end of the page, as in an HTML parser's tree.
     #[inline]
-    pub fn on_tag(&mut self, cleaning: Cleaning, html: &[u8], at: usize, tag: &Tag) {
-        if cleaning == Cleaning::Papers {
-            return;
-        }
+    pub fn on_tag(&mut self, html: &[u8], at: usize, tag: &Tag) {
         let Markup::Element { class, closing, .. } = tag.markup else {
             return;
         };
@@ -399,7 +396,7 @@ mod tests {
                 out.push_str(html.get(pos..pos + lt).unwrap_or_default());
             }
             let tag = tags::parse(bytes, pos + lt, Cleaning::Furniture).expect("markup");
-            tracker.on_tag(Cleaning::Furniture, bytes, pos + lt, &tag);
+            tracker.on_tag(bytes, pos + lt, &tag);
             pos = tag.end;
         }
         if tracker.furniture().is_none() {

@@ -104,6 +104,7 @@ pub fn scan<C: TextCounter>(
         furniture: None,
     };
     let mut furniture = Tracker::default();
+    let furnishing = rules.cleaning == Cleaning::Furniture;
     lines.lines.clear();
     counter.start_page();
     let mut summary = ScanSummary::default();
@@ -134,10 +135,15 @@ pub fn scan<C: TextCounter>(
             pos += 1;
             continue;
         };
-        let outside = furniture.furniture().is_none();
-        furniture.on_tag(rules.cleaning, html, pos, &tag);
-        if outside && furniture.furniture().is_some() {
-            lines.set_furniture(furniture.furniture(), pos);
+        let mut leaves_furniture = false;
+        if furnishing {
+            let outside = furniture.furniture().is_none();
+            furniture.on_tag(html, pos, &tag);
+            match (outside, furniture.furniture()) {
+                (true, Some(cue)) => lines.set_furniture(Some(cue), pos),
+                (false, None) => leaves_furniture = true,
+                _ => {}
+            }
         }
         let len = (tag.end - pos) as u32;
         match tag.markup {
@@ -167,7 +173,7 @@ pub fn scan<C: TextCounter>(
                 }
             }
         }
-        if !outside && furniture.furniture().is_none() {
+        if leaves_furniture {
             lines.set_furniture(None, tag.end);
         }
         pos = tag.end;
