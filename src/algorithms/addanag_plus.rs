@@ -5,7 +5,15 @@
 //! of Algorithm 1 seen on the shared datasets:
 //! - **the heaviest region is a footer or link list**: regions are not
 //!   ranked by their characters; every line is valued by its non-link text
-//!   minus a cost for its markup and a higher one for its anchor text;
+//!   minus a cost for its markup and one for its anchor text that grows
+//!   with the square of the line's link density (a menu pays in full, a
+//!   paragraph with a few links hardly at all);
+//! - **comment threads, share boxes and sidebars are as dense as the
+//!   article**: the counting pass marks the page furniture the markup names
+//!   ([`Cleaning::Furniture`]); its text is worth nothing and stays out of
+//!   the output. Weak marks (class names such as `sidebar`) are not trusted
+//!   when they take away more than 3/4 of the best chain's value, strong ones
+//!   (comments, `<nav>`) when no chain of positive value is left;
 //! - **the fixed gap cuts articles or swallows comments**: instead of
 //!   "distance ≤ gap lines", the chosen regions are the consecutive run of
 //!   regions with the largest total value, the lines between them included
@@ -17,10 +25,11 @@
 //!
 //! Pages whose markup outweighs their text many times over (utility-class
 //! CSS frameworks) have no positive line at all under DANAg; there the code
-//! column is scaled down so the page's text can still form regions.
+//! column is scaled down so the page's text can still form regions. A page
+//! with no positive region at all (a few words) gives its whole text.
 //!
 //! The lines between the chosen regions are kept (subheadings, captions and
-//! short paragraphs under heavy markup), so the text is one contiguous range.
+//! short paragraphs under heavy markup) but for the furniture among them.
 
 use super::{danag, Choice, LineDensity};
 use crate::density::cleaning::Cue;

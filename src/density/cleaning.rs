@@ -207,7 +207,10 @@ fn word(part: &[u8]) -> Option<Word> {
         | b"sidebar" | b"share" | b"sharing" | b"sharedaddy" | b"social" | b"related"
         | b"recommended" | b"outbrain" | b"taboola" | b"footer" | b"copyright" | b"ad" | b"ads"
         | b"advert" | b"advertisement" | b"sponsored" | b"promo" | b"newsletter" | b"subscribe"
-        | b"toc" | b"cookie" | b"cookies" | b"consent" | b"popup" | b"modal" => Word::Furniture,
+        | b"toc" | b"pagination" | b"pager" | b"search" | b"login" | b"signup" | b"masthead"
+        | b"topbar" | b"toolbar" | b"tags" | b"tagcloud" | b"author" | b"byline" | b"sponsor"
+        | b"partners" | b"rating" | b"print" | b"skip" | b"cookie" | b"cookies" | b"consent"
+        | b"popup" | b"modal" => Word::Furniture,
         b"has" | b"with" | b"no" | b"is" | b"and" | b"w" | b"show" | b"hide" | b"enable"
         | b"under" | b"above" | b"below" | b"after" | b"before" | b"enabled" | b"open"
         | b"active" | b"visible" | b"fixed" | b"sticky" | b"l" | b"layout" | b"wrap"
@@ -368,6 +371,7 @@ mod tests {
         assert_eq!(furniture("<aside class=\"elementor-section\">"), Some(Weak));
         assert_eq!(furniture("<FOOTER class=\"site\">"), Some(Strong));
         assert_eq!(furniture("<div hidden>"), Some(Weak));
+        assert_eq!(furniture("<div class=\"author-bio\">"), Some(Weak));
         assert_eq!(
             furniture("<div style=\"color: red; Display : None\">"),
             Some(Weak)
