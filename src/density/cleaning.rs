@@ -42,10 +42,12 @@ pub enum Cue {
     Weak,
 }
 
-/// The furniture element the pass is inside: its name, nesting depth and cue.
+/// The furniture element the pass is inside (its name, nesting depth and
+/// cue), and how many `<main>` elements it is inside.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Tracker {
     open: Option<Open>,
+    main: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -65,6 +67,12 @@ impl Tracker {
         self.open.map(|open| open.cue)
     }
 
+    /// Whether the text at this point is inside `<main>`: when a page has
+    /// one, what lies outside it is furniture too (a weak cue).
+    pub fn in_main(&self) -> bool {
+        self.main > 0
+    }
+
     /// Follows one tag (`tag` parsed at `html[at]`). Unclosed furniture runs
     /// to the end of the page, as in an HTML parser's tree.
     #[inline]
@@ -73,6 +81,13 @@ impl Tracker {
             return;
         };
         let bytes = html.get(at..tag.end).unwrap_or_default();
+        if class == TagClass::Block && names(bytes, closing, b"main") {
+            self.main = if closing {
+                self.main.saturating_sub(1)
+            } else {
+                self.main.saturating_add(1)
+            };
+        }
         if let Some(open) = &mut self.open {
             // Furniture elements are block elements: other tags cannot nest.
             if class == TagClass::Block && names(bytes, closing, open.name()) {

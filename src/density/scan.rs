@@ -40,6 +40,9 @@ pub struct Line {
     /// Whether the line is page furniture, and how surely (see
     /// [`Cleaning::Furniture`]); furniture lies on lines of its own.
     pub furniture: Option<Cue>,
+    /// Whether the line is inside `<main>` (tracked under
+    /// [`Cleaning::Furniture`] only).
+    pub in_main: bool,
 }
 
 /// How hyperlinks count: the pre-processing Filters 1–3 of
@@ -102,6 +105,7 @@ pub fn scan<C: TextCounter>(
         lines,
         current: Line::default(),
         furniture: None,
+        in_main: false,
     };
     let mut furniture = Tracker::default();
     let furnishing = rules.cleaning == Cleaning::Furniture;
@@ -144,6 +148,9 @@ pub fn scan<C: TextCounter>(
                 (false, None) => leaves_furniture = true,
                 _ => {}
             }
+            // Set before the tag's own line break: `<main>` opens a line in
+            // main, `</main>` ends one.
+            lines.in_main = furniture.in_main();
         }
         let len = (tag.end - pos) as u32;
         match tag.markup {
@@ -179,7 +186,21 @@ pub fn scan<C: TextCounter>(
         pos = tag.end;
     }
     lines.break_at(html.len());
+    if furnishing {
+        mark_outside_main(lines.lines);
+    }
     summary
+}
+
+/// On a page with text in `<main>`, marks the unmarked lines outside it as
+/// weak furniture.
+fn mark_outside_main(lines: &mut [Line]) {
+    if lines.iter().any(|l| l.in_main && l.content > 0) {
+        lines
+            .iter_mut()
+            .filter(|l| !l.in_main && l.furniture.is_none())
+            .for_each(|l| l.furniture = Some(Cue::Weak));
+    }
 }
 
 struct LineBuilder<'a> {
@@ -187,6 +208,8 @@ struct LineBuilder<'a> {
     current: Line,
     /// Whether the lines now are furniture.
     furniture: Option<Cue>,
+    /// Whether the lines now are inside `<main>`.
+    in_main: bool,
 }
 
 impl LineBuilder<'_> {
@@ -200,6 +223,7 @@ impl LineBuilder<'_> {
         self.current = Line {
             start: pos as u32,
             furniture: self.furniture,
+            in_main: self.in_main,
             ..Line::default()
         };
     }
@@ -469,6 +493,32 @@ mod tests {
         assert!(lines(html, LinkRule::Keep)
             .iter()
             .all(|l| l.furniture.is_none()));
+    }
+
+    #[test]
+    fn outside_main_is_weak_furniture() {
+        let html = "<div>Intro</div><main><p>Body</p><div>Also</div></main><div>After</div>";
+        let mut out = Vec::new();
+        let rules = Rules {
+            links: LinkRule::Keep,
+            cleaning: Cleaning::Furniture,
+        };
+        scan(html.as_bytes(), rules, &mut BlockCounter::new(), &mut out);
+        let marks: Vec<(u32, bool, Option<Cue>)> = out
+            .iter()
+            .filter(|l| l.content > 0)
+            .map(|l| (l.content, l.in_main, l.furniture))
+            .collect();
+        let weak = Some(Cue::Weak);
+        assert_eq!(
+            marks,
+            vec![
+                (5, false, weak),
+                (4, true, None),
+                (4, true, None),
+                (5, false, weak)
+            ]
+        );
     }
 
     #[test]
