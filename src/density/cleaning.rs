@@ -43,11 +43,14 @@ pub enum Cue {
 }
 
 /// The furniture element the pass is inside (its name, nesting depth and
-/// cue), and how many `<main>` elements it is inside.
+/// cue), how many `<main>` and `<article>` elements it is inside, and how
+/// many outermost `<article>` elements it has seen.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Tracker {
     open: Option<Open>,
     main: u32,
+    article: u32,
+    articles: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -73,6 +76,18 @@ impl Tracker {
         self.main > 0
     }
 
+    /// Whether the text at this point is inside `<article>`: when a page has
+    /// exactly one (not a list of article cards), what lies outside it is
+    /// furniture too (a weak cue).
+    pub fn in_article(&self) -> bool {
+        self.article > 0
+    }
+
+    /// How many outermost `<article>` elements the page had so far.
+    pub fn articles(&self) -> u32 {
+        self.articles
+    }
+
     /// Follows one tag (`tag` parsed at `html[at]`). Unclosed furniture runs
     /// to the end of the page, as in an HTML parser's tree.
     #[inline]
@@ -81,12 +96,13 @@ impl Tracker {
             return;
         };
         let bytes = html.get(at..tag.end).unwrap_or_default();
-        if class == TagClass::Block && names(bytes, closing, b"main") {
-            self.main = if closing {
-                self.main.saturating_sub(1)
-            } else {
-                self.main.saturating_add(1)
-            };
+        if class == TagClass::Block {
+            if names(bytes, closing, b"main") {
+                self.main = nest(self.main, closing);
+            } else if names(bytes, closing, b"article") {
+                self.articles += u32::from(!closing && self.article == 0);
+                self.article = nest(self.article, closing);
+            }
         }
         if let Some(open) = &mut self.open {
             // Furniture elements are block elements: other tags cannot nest.
@@ -129,6 +145,15 @@ impl Tracker {
 impl Open {
     fn name(&self) -> &[u8] {
         self.name.get(..self.len).unwrap_or_default()
+    }
+}
+
+/// The nesting depth after an opening or closing tag.
+fn nest(depth: u32, closing: bool) -> u32 {
+    if closing {
+        depth.saturating_sub(1)
+    } else {
+        depth.saturating_add(1)
     }
 }
 

@@ -43,6 +43,9 @@ pub struct Line {
     /// Whether the line is inside `<main>` (tracked under
     /// [`Cleaning::Furniture`] only).
     pub in_main: bool,
+    /// Whether the line is inside `<article>` (tracked under
+    /// [`Cleaning::Furniture`] only).
+    pub in_article: bool,
 }
 
 /// How hyperlinks count: the pre-processing Filters 1–3 of
@@ -106,6 +109,7 @@ pub fn scan<C: TextCounter>(
         current: Line::default(),
         furniture: None,
         in_main: false,
+        in_article: false,
     };
     let mut furniture = Tracker::default();
     let furnishing = rules.cleaning == Cleaning::Furniture;
@@ -151,6 +155,7 @@ pub fn scan<C: TextCounter>(
             // Set before the tag's own line break: `<main>` opens a line in
             // main, `</main>` ends one.
             lines.in_main = furniture.in_main();
+            lines.in_article = furniture.in_article();
         }
         let len = (tag.end - pos) as u32;
         match tag.markup {
@@ -187,18 +192,21 @@ pub fn scan<C: TextCounter>(
     }
     lines.break_at(html.len());
     if furnishing {
-        mark_outside_main(lines.lines);
+        mark_outside(lines.lines, |l| l.in_main);
+        if furniture.articles() == 1 {
+            mark_outside(lines.lines, |l| l.in_article);
+        }
     }
     summary
 }
 
-/// On a page with text in `<main>`, marks the unmarked lines outside it as
-/// weak furniture.
-fn mark_outside_main(lines: &mut [Line]) {
-    if lines.iter().any(|l| l.in_main && l.content > 0) {
+/// On a page with text inside the element `inside` tells, marks the
+/// unmarked lines outside it as weak furniture.
+fn mark_outside(lines: &mut [Line], inside: impl Fn(&Line) -> bool) {
+    if lines.iter().any(|l| inside(l) && l.content > 0) {
         lines
             .iter_mut()
-            .filter(|l| !l.in_main && l.furniture.is_none())
+            .filter(|l| !inside(l) && l.furniture.is_none())
             .for_each(|l| l.furniture = Some(Cue::Weak));
     }
 }
@@ -208,8 +216,9 @@ struct LineBuilder<'a> {
     current: Line,
     /// Whether the lines now are furniture.
     furniture: Option<Cue>,
-    /// Whether the lines now are inside `<main>`.
+    /// Whether the lines now are inside `<main>` and `<article>`.
     in_main: bool,
+    in_article: bool,
 }
 
 impl LineBuilder<'_> {
@@ -224,6 +233,7 @@ impl LineBuilder<'_> {
             start: pos as u32,
             furniture: self.furniture,
             in_main: self.in_main,
+            in_article: self.in_article,
             ..Line::default()
         };
     }
@@ -496,29 +506,30 @@ mod tests {
     }
 
     #[test]
-    fn outside_main_is_weak_furniture() {
-        let html = "<div>Intro</div><main><p>Body</p><div>Also</div></main><div>After</div>";
+    fn outside_main_or_a_single_article_is_weak_furniture() {
+        for html in [
+            "<div>Intro</div><main><p>Body</p><div>Also</div></main><div>After</div>",
+            "<div>Intro</div><article><p>Body</p><div>Also</div></article><div>After</div>",
+        ] {
+            assert_eq!(weak_marks(html), [true, false, false, true], "{html}");
+        }
+        // Several articles are a list of cards: nothing is marked.
+        let cards =
+            "<div>Intro</div><article>Body</article><article>Also</article><div>After</div>";
+        assert_eq!(weak_marks(cards), [false; 4]);
+    }
+
+    fn weak_marks(html: &str) -> Vec<bool> {
         let mut out = Vec::new();
         let rules = Rules {
             links: LinkRule::Keep,
             cleaning: Cleaning::Furniture,
         };
         scan(html.as_bytes(), rules, &mut BlockCounter::new(), &mut out);
-        let marks: Vec<(u32, bool, Option<Cue>)> = out
-            .iter()
+        out.iter()
             .filter(|l| l.content > 0)
-            .map(|l| (l.content, l.in_main, l.furniture))
-            .collect();
-        let weak = Some(Cue::Weak);
-        assert_eq!(
-            marks,
-            vec![
-                (5, false, weak),
-                (4, true, None),
-                (4, true, None),
-                (5, false, weak)
-            ]
-        );
+            .map(|l| l.furniture == Some(Cue::Weak))
+            .collect()
     }
 
     #[test]
