@@ -15,7 +15,7 @@
 //! is a small state machine over the tags the pass parses anyway
 //! ([`Tracker`]): no lookahead, no DOM, linear in the page.
 
-use super::tags::{Markup, Tag, TagClass};
+use super::tags::{is_name_byte, lowercase, name_len, Markup, Tag, TagClass};
 
 /// What is removed before counting.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -164,29 +164,22 @@ fn names(bytes: &[u8], closing: bool, name: &[u8]) -> bool {
     bytes
         .get(from..from + name.len())
         .is_some_and(|n| n.eq_ignore_ascii_case(name))
-        && after.is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b':'))
+        && after.is_none_or(|&b| !is_name_byte(b))
 }
 
 /// The element name of the opening tag `bytes` (which starts with `<`).
 fn element_name(bytes: &[u8]) -> &[u8] {
     let name = bytes.get(1..).unwrap_or_default();
-    let len = name
-        .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b':'))
-        .unwrap_or(name.len());
-    name.get(..len).unwrap_or_default()
+    name.get(..name_len(name)).unwrap_or_default()
 }
 
 /// How surely the opening tag `tag` (element `name`) names furniture, if
 /// it does.
 fn furniture_cue(name: &[u8], tag: &[u8]) -> Option<Cue> {
-    let mut lower = [0u8; NAME];
-    for (l, b) in lower.iter_mut().zip(name) {
-        *l = b.to_ascii_lowercase();
-    }
+    let mut buf = [0u8; NAME];
     // Only containers are read: a paragraph, list item or cell inside
     // furniture is already inside its container.
-    let mut cue = match lower.get(..name.len()).unwrap_or_default() {
+    let mut cue = match lowercase(name, &mut buf)? {
         b"nav" | b"footer" => return Some(Cue::Strong),
         b"aside" => Some(Cue::Weak),
         b"div" | b"section" | b"ul" | b"ol" | b"dl" | b"table" | b"form" | b"header" | b"menu"
@@ -234,14 +227,8 @@ enum Word {
 /// Classifies one class/id part (any case) with a `match` on its lowercase
 /// bytes: this runs for every class of every block tag.
 fn word(part: &[u8]) -> Option<Word> {
-    let mut lower = [0u8; 16];
-    if part.len() > lower.len() {
-        return None;
-    }
-    for (l, b) in lower.iter_mut().zip(part) {
-        *l = b.to_ascii_lowercase();
-    }
-    Some(match lower.get(..part.len())? {
+    let mut buf = [0u8; 16];
+    Some(match lowercase(part, &mut buf)? {
         b"comment" | b"comments" | b"commentlist" | b"respond" | b"disqus" => Word::Comments,
         b"nav" | b"navbar" | b"navigation" | b"menu" | b"breadcrumb" | b"breadcrumbs"
         | b"sidebar" | b"share" | b"sharing" | b"sharedaddy" | b"social" | b"related"

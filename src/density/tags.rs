@@ -172,11 +172,31 @@ fn tag_end(html: &[u8], at: usize) -> usize {
         .map_or(html.len(), |i| at + i + 1)
 }
 
-fn name_len(bytes: &[u8]) -> usize {
+/// The length of the element name `bytes` starts with.
+pub(super) fn name_len(bytes: &[u8]) -> usize {
     bytes
         .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b':'))
+        .position(|&b| !is_name_byte(b))
         .unwrap_or(bytes.len())
+}
+
+/// Whether `b` can be part of an element name.
+pub(super) fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'-' || b == b':'
+}
+
+/// `bytes` in ASCII lowercase, in `buf`; `None` when longer than `buf`
+/// (no name that long is looked for). Names are matched this way, with a
+/// `match` on the lowercase bytes, without allocating.
+pub(super) fn lowercase<'b, const N: usize>(
+    bytes: &[u8],
+    buf: &'b mut [u8; N],
+) -> Option<&'b [u8]> {
+    let lower = buf.get_mut(..bytes.len())?;
+    for (l, b) in lower.iter_mut().zip(bytes) {
+        *l = b.to_ascii_lowercase();
+    }
+    Some(lower)
 }
 
 /// Finds the end of a dropped element whose opening tag ends at `open_end`.
@@ -218,14 +238,11 @@ fn find_closing(html: &[u8], from: usize, name: &[u8]) -> Option<(usize, usize)>
 
 /// Classifies a tag name (any case).
 pub fn classify(name: &[u8]) -> TagClass {
-    if name.len() > MAX_NAME {
+    let mut buf = [0u8; MAX_NAME];
+    let Some(lower) = lowercase(name, &mut buf) else {
         return TagClass::Inline;
-    }
-    let mut lower = [0u8; MAX_NAME];
-    for (l, b) in lower.iter_mut().zip(name) {
-        *l = b.to_ascii_lowercase();
-    }
-    match lower.get(..name.len()).unwrap_or_default() {
+    };
+    match lower {
         b"a" => TagClass::Anchor,
         b"script" | b"style" => TagClass::Skip(SkipKind::RawText),
         b"title" => TagClass::Skip(SkipKind::Title),
