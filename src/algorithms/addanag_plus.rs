@@ -21,7 +21,12 @@
 //!   the line profile): a far region is joined when its text pays for the
 //!   markup and links between;
 //! - **headlines are lost**: an `<h1>`/`<h2>` line shortly before the chosen
-//!   block is kept with it.
+//!   block is kept with it;
+//! - **on listings the links are the content** (search results, category
+//!   pages, tables of contents): the page is read twice, as an article (full
+//!   link cost) and as a listing (a tenth of it); when the article reading
+//!   gives less than [`LISTING_SHARE`] of the listing's text it was a
+//!   fragment of a listing, and the listing reading is taken.
 //!
 //! Pages whose markup outweighs their text many times over (utility-class
 //! CSS frameworks) have no positive line at all under DANAg; there the code
@@ -56,6 +61,12 @@ const LINK_COST: f64 = 2.5;
 /// Pages with more than this many markup bytes per text character get their
 /// code column scaled down to this ratio.
 const MAX_CODE_PER_CHAR: u64 = 4;
+/// The link cost of the listing reading (see [`LISTING_SHARE`]).
+const LISTING_LINK_COST: f64 = 0.2;
+/// A page is read as a listing (search results, category pages, link
+/// collections: the links are the content) when the article reading gives
+/// less than this share of the text the listing reading gives.
+const LISTING_SHARE: f64 = 0.15;
 /// How many lines above the chosen block a headline is looked for.
 const HEADLINE_REACH: usize = 10;
 /// Weak furniture marks are trusted when the best chain with them is worth
@@ -70,35 +81,32 @@ pub(super) fn extract(scratch: &mut Scratch, html: &str, sink: &mut TextSink) ->
     let one = SCALE_ONE as u32;
     scratch.profile(|l| (l.content.saturating_mul(one), l.code.saturating_mul(scale)));
     let lines = &scratch.lines;
-    let code_cost = CODE_COST * f64::from(scale) / f64::from(one);
     let regions = &scratch.regions;
-    let all = best_chain(lines, regions, |l| value(l, code_cost, |_| true));
-    let strong = best_chain(lines, regions, |l| {
-        value(l, code_cost, |c| c == Cue::Strong)
-    });
-    let (Some(all), Some(strong)) = (all, strong) else {
+    let costs = Costs {
+        code: CODE_COST * f64::from(scale) / f64::from(one),
+        link: LINK_COST,
+    };
+    let Some(article) = Reading::best(lines, regions, costs) else {
         // No positive region: a page of a few words under its markup.
         let strong = |l: &Line| l.furniture == Some(Cue::Strong);
         append_runs(html, lines, strong, sink);
         return None;
     };
-    // Weak furniture marks that take away most of the page's best text
-    // misled; so did strong ones that leave no text of worth (forums whose
-    // posts are marked as comments).
-    let trust_weak = all.value >= TRUSTED_SHARE * strong.value;
-    let trust_strong = strong.value > 0.0;
-    let chain = match (trust_strong, trust_weak) {
-        (true, true) => all,
-        (true, false) => strong,
-        (false, _) => best_chain(lines, regions, |l| value(l, code_cost, |_| false))?,
+    let listing = Reading::best(
+        lines,
+        regions,
+        Costs {
+            link: LISTING_LINK_COST,
+            ..costs
+        },
+    );
+    let reading = match listing {
+        Some(listing) if article.text(lines) < LISTING_SHARE * listing.text(lines) => listing,
+        _ => article,
     };
-    let marked = |l: &Line| {
-        l.furniture
-            .is_some_and(|c| trust_strong && (trust_weak || c == Cue::Strong))
-    };
-    let Chain { lo, hi, .. } = chain;
-    let block = scratch.regions.get(lo)?.first;
-    let last = scratch.regions.get(hi)?.last;
+    let Chain { lo, hi, .. } = reading.chain;
+    let block = regions.get(lo)?.first;
+    let last = regions.get(hi)?.last;
     let first = (block.saturating_sub(HEADLINE_REACH)..block)
         .rev()
         .find(|&i| {
@@ -107,11 +115,73 @@ pub(super) fn extract(scratch: &mut Scratch, html: &str, sink: &mut TextSink) ->
                 .is_some_and(|l| matches!(l.heading, 1 | 2) && l.content > 0)
         })
         .unwrap_or(block);
-    append_runs(html, lines.get(first..=last)?, marked, sink);
+    append_runs(html, lines.get(first..=last)?, |l| reading.marked(l), sink);
     Some(Selection {
         regions: (lo, hi),
         lines: (first, last),
     })
+}
+
+/// What markup and anchor text cost against non-link text.
+#[derive(Clone, Copy)]
+struct Costs {
+    /// Per markup byte.
+    code: f64,
+    /// Per anchor-text character on a line of links only.
+    link: f64,
+}
+
+/// One reading of the page: the best chain of regions, and which furniture
+/// marks were trusted in choosing it.
+struct Reading {
+    chain: Chain,
+    trust_strong: bool,
+    trust_weak: bool,
+    /// The chain's lines.
+    lines: (usize, usize),
+}
+
+impl Reading {
+    /// The best chain under `costs`, after deciding which furniture marks to
+    /// trust: weak marks that take away most of the page's best text
+    /// misled; so did strong ones that leave no text of worth (forums whose
+    /// posts are marked as comments). `None` without regions.
+    fn best(lines: &[Line], regions: &[Region], costs: Costs) -> Option<Reading> {
+        let all = best_chain(lines, regions, |l| value(l, costs, |_| true))?;
+        let strong = best_chain(lines, regions, |l| value(l, costs, |c| c == Cue::Strong))?;
+        let trust_weak = all.value >= TRUSTED_SHARE * strong.value;
+        let trust_strong = strong.value > 0.0;
+        let chain = match (trust_strong, trust_weak) {
+            (true, true) => all,
+            (true, false) => strong,
+            (false, _) => best_chain(lines, regions, |l| value(l, costs, |_| false))?,
+        };
+        let span = (regions.get(chain.lo)?.first, regions.get(chain.hi)?.last);
+        Some(Reading {
+            chain,
+            trust_strong,
+            trust_weak,
+            lines: span,
+        })
+    }
+
+    /// Whether `line` is furniture whose mark this reading trusts.
+    fn marked(&self, line: &Line) -> bool {
+        line.furniture
+            .is_some_and(|c| self.trust_strong && (self.trust_weak || c == Cue::Strong))
+    }
+
+    /// The text characters this reading gives (headline aside).
+    fn text(&self, lines: &[Line]) -> f64 {
+        let (first, last) = self.lines;
+        let chosen = lines.get(first..=last).unwrap_or_default();
+        let text: u64 = chosen
+            .iter()
+            .filter(|l| !self.marked(l))
+            .map(|l| u64::from(l.content))
+            .sum();
+        text as f64
+    }
 }
 
 /// Appends the text of `lines` but the `marked` ones, a paragraph per run.
@@ -139,7 +209,7 @@ fn code_scale(lines: &[Line]) -> u32 {
 
 /// A line's value: its non-link text minus the cost of its markup and
 /// links. The text of furniture lines whose cue is `trusted` is worth nothing.
-fn value(line: &Line, code_cost: f64, trusted: impl Fn(Cue) -> bool) -> f64 {
+fn value(line: &Line, costs: Costs, trusted: impl Fn(Cue) -> bool) -> f64 {
     let text = if line.furniture.is_some_and(trusted) {
         0.0
     } else {
@@ -147,7 +217,7 @@ fn value(line: &Line, code_cost: f64, trusted: impl Fn(Cue) -> bool) -> f64 {
     };
     let link = f64::from(line.link);
     let density = link / f64::from(line.content.max(1));
-    text - code_cost * f64::from(line.code) - LINK_COST * link * density * density
+    text - costs.code * f64::from(line.code) - costs.link * link * density * density
 }
 
 /// A run of consecutive regions (inclusive indices) and its value.
@@ -234,6 +304,42 @@ mod tests {
         let plus = extract(Algorithm::AddanagPlus, &html);
         assert!(plus.contains("Alpha is a word"), "{plus}");
         assert!(!plus.contains("Related story"), "{plus}");
+    }
+
+    #[test]
+    fn a_listing_is_given_whole() {
+        let authors: String = (0..6)
+            .map(|a| format!("<a href=\"/a/{a}\">Author Number{a}</a>, "))
+            .collect();
+        let items: String = (0..40)
+            .map(|i| {
+                format!(
+                    "<dt>[{i}]</dt><dd><div class=\"title\">Title: a study of item {i}, of its history and of its uses</div>\n\
+                     <div class=\"authors\">{authors}</div></dd>\n"
+                )
+            })
+            .collect();
+        let menu: String = (0..30)
+            .map(|i| format!("<li><a href=\"/m/{i}\">Menu entry {i}</a></li>\n"))
+            .collect();
+        // Link lists come in with the listing; the menu stays out as `<nav>`.
+        let html = format!(
+            "<body><p>The newest studies of this field, a page of them.</p>\n\
+             <dl>{items}</dl><nav><ul>{menu}</ul></nav></body>"
+        );
+        // Read as an article, the page is its one sentence.
+        let addanag = extract(Algorithm::Addanag, &html);
+        assert!(!addanag.contains("Author Number1"), "{addanag}");
+        let plus = extract(Algorithm::AddanagPlus, &html);
+        assert!(
+            plus.contains("item 0, of its history and of its uses\n"),
+            "{plus}"
+        );
+        assert!(
+            plus.contains("item 38, of its history and of its uses\nAuthor Number0, Author"),
+            "{plus}"
+        );
+        assert!(!plus.contains("Menu entry"), "{plus}");
     }
 
     #[test]
