@@ -215,9 +215,13 @@ fn value(line: &Line, costs: Costs, trusted: impl Fn(Cue) -> bool) -> f64 {
     } else {
         f64::from(line.content.saturating_sub(line.link))
     };
+    let markup = costs.code * f64::from(line.code);
+    if line.link == 0 {
+        return text - markup; // most lines: no division
+    }
     let link = f64::from(line.link);
     let density = link / f64::from(line.content.max(1));
-    text - costs.code * f64::from(line.code) - costs.link * link * density * density
+    text - markup - costs.link * link * density * density
 }
 
 /// A run of consecutive regions (inclusive indices) and its value.

@@ -15,7 +15,7 @@
 //! is a small state machine over the tags the pass parses anyway
 //! ([`Tracker`]): no lookahead, no DOM, linear in the page.
 
-use super::tags::{is_name_byte, lowercase, name_len, Markup, Tag, TagClass};
+use super::tags::{lowercase, Block, Markup, Tag, TagClass};
 
 /// What is removed before counting.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,7 +42,7 @@ pub enum Cue {
     Weak,
 }
 
-/// The furniture element the pass is inside (its name, nesting depth and
+/// The furniture element the pass is inside (which element, its nesting depth and
 /// cue), how many `<main>` and `<article>` elements it is inside, and how
 /// many outermost `<article>` elements it has seen.
 #[derive(Clone, Copy, Debug, Default)]
@@ -55,14 +55,10 @@ pub struct Tracker {
 
 #[derive(Clone, Copy, Debug)]
 struct Open {
-    name: [u8; NAME],
-    len: usize,
+    block: Block,
     depth: u32,
     cue: Cue,
 }
-
-/// Furniture element names longer than this are not tracked.
-const NAME: usize = 10;
 
 impl Tracker {
     /// The cue of the furniture the text at this point is inside, if any.
@@ -92,24 +88,33 @@ impl Tracker {
     /// to the end of the page, as in an HTML parser's tree.
     #[inline]
     pub fn on_tag(&mut self, html: &[u8], at: usize, tag: &Tag) {
-        let Markup::Element { class, closing, .. } = tag.markup else {
+        // Furniture, `<main>` and `<article>` are block elements: other tags
+        // neither open nor close them.
+        let Markup::Element {
+            class: TagClass::Block(block),
+            closing,
+            ..
+        } = tag.markup
+        else {
             return;
         };
-        let bytes = html.get(at..tag.end).unwrap_or_default();
-        if class == TagClass::Block {
-            if names(bytes, closing, b"main") {
-                self.main = nest(self.main, closing);
-            } else if names(bytes, closing, b"article") {
+        match block {
+            Block::Main => self.main = nest(self.main, closing),
+            Block::Article => {
                 self.articles += u32::from(!closing && self.article == 0);
                 self.article = nest(self.article, closing);
             }
+            _ => {}
         }
+        let self_closing = || {
+            html.get(at..tag.end)
+                .is_some_and(|bytes| bytes.ends_with(b"/>"))
+        };
         if let Some(open) = &mut self.open {
-            // Furniture elements are block elements: other tags cannot nest.
-            if class == TagClass::Block && names(bytes, closing, open.name()) {
+            if block == open.block {
                 if closing {
                     open.depth -= 1;
-                } else if !bytes.ends_with(b"/>") {
+                } else if !self_closing() {
                     open.depth += 1;
                 }
                 if open.depth == 0 {
@@ -118,33 +123,17 @@ impl Tracker {
             }
             return;
         }
-        if closing || class != TagClass::Block {
+        if closing || self_closing() {
             return;
         }
-        let name = element_name(bytes);
-        if name.len() > NAME || bytes.ends_with(b"/>") {
-            return;
+        let bytes = html.get(at..tag.end).unwrap_or_default();
+        if let Some(cue) = furniture_cue(block, bytes) {
+            self.open = Some(Open {
+                block,
+                depth: 1,
+                cue,
+            });
         }
-        let Some(cue) = furniture_cue(name, bytes) else {
-            return;
-        };
-        let mut open = Open {
-            name: [0; NAME],
-            len: name.len(),
-            depth: 1,
-            cue,
-        };
-        open.name
-            .iter_mut()
-            .zip(name)
-            .for_each(|(to, &from)| *to = from);
-        self.open = Some(open);
-    }
-}
-
-impl Open {
-    fn name(&self) -> &[u8] {
-        self.name.get(..self.len).unwrap_or_default()
     }
 }
 
@@ -157,41 +146,30 @@ fn nest(depth: u32, closing: bool) -> u32 {
     }
 }
 
-/// Whether the tag `bytes` (which starts with `<`) is a `name` element.
-fn names(bytes: &[u8], closing: bool, name: &[u8]) -> bool {
-    let from = 1 + usize::from(closing);
-    let after = bytes.get(from + name.len());
-    bytes
-        .get(from..from + name.len())
-        .is_some_and(|n| n.eq_ignore_ascii_case(name))
-        && after.is_none_or(|&b| !is_name_byte(b))
-}
-
-/// The element name of the opening tag `bytes` (which starts with `<`).
-fn element_name(bytes: &[u8]) -> &[u8] {
-    let name = bytes.get(1..).unwrap_or_default();
-    name.get(..name_len(name)).unwrap_or_default()
-}
-
-/// How surely the opening tag `tag` (element `name`) names furniture, if
-/// it does.
-fn furniture_cue(name: &[u8], tag: &[u8]) -> Option<Cue> {
-    let mut buf = [0u8; NAME];
+/// How surely the opening tag `tag` of a `block` element names furniture,
+/// if it does.
+fn furniture_cue(block: Block, tag: &[u8]) -> Option<Cue> {
     // Only containers are read: a paragraph, list item or cell inside
     // furniture is already inside its container.
-    let mut cue = match lowercase(name, &mut buf)? {
-        b"nav" | b"footer" => return Some(Cue::Strong),
-        b"aside" => Some(Cue::Weak),
-        b"div" | b"section" | b"ul" | b"ol" | b"dl" | b"table" | b"form" | b"header" | b"menu"
-        | b"details" | b"dialog" => None,
-        _ => return None,
+    let mut cue = match block {
+        Block::Nav | Block::Footer => return Some(Cue::Strong),
+        Block::Aside => Some(Cue::Weak),
+        Block::Div
+        | Block::Section
+        | Block::Ul
+        | Block::Ol
+        | Block::Dl
+        | Block::Table
+        | Block::Form
+        | Block::Header
+        | Block::Menu
+        | Block::Details
+        | Block::Dialog => None,
+        Block::Main | Block::Article | Block::Other => return None,
     };
     for (attr, value) in attributes(tag) {
         let named = match attr {
-            Attribute::Class | Attribute::Id => value
-                .split(u8::is_ascii_whitespace)
-                .filter_map(token_cue)
-                .min_by_key(|c| *c == Cue::Weak),
+            Attribute::Class | Attribute::Id => names_cue(value),
             Attribute::Role => ROLES
                 .iter()
                 .any(|r| value.eq_ignore_ascii_case(r))
@@ -248,27 +226,63 @@ fn word(part: &[u8]) -> Option<Word> {
     })
 }
 
-/// The cue of one class or id token, if it names furniture. BEM modifiers
-/// (after `--`) and utility classes (`h-[--nav-height]`, `md:flex`) name
-/// nothing.
-fn token_cue(token: &[u8]) -> Option<Cue> {
+/// The cue of a `class` or `id` value: the strongest of its
+/// whitespace-separated tokens'. A token's cue is the strongest of its parts'
+/// (split at `-` and `_`); BEM modifiers (after `--`) name nothing, and a
+/// token with a layout word ([`Word::NotAName`]) or a utility-class character
+/// (`h-[--nav-height]`, `md:flex`) names nothing at all. One pass over the
+/// bytes: this runs for every container tag with a class or id.
+fn names_cue(value: &[u8]) -> Option<Cue> {
+    /// How the current token reads so far.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Token {
+        /// Parts are still read.
+        Open(Option<Cue>),
+        /// After `--`: the cue so far stands, the rest is not read.
+        Done(Option<Cue>),
+        /// The token names nothing.
+        Void,
+    }
+    let strongest = |a: Option<Cue>, b: Option<Cue>| match (a, b) {
+        (Some(Cue::Strong), _) | (_, Some(Cue::Strong)) => Some(Cue::Strong),
+        (a, b) => a.or(b),
+    };
     let mut cue = None;
-    let mut start = 0;
-    // One pass: parts end at `-`, `_` and the end of the token.
-    for (i, &b) in token.iter().chain(b"-").enumerate() {
+    let mut token = Token::Open(None);
+    let mut part = 0; // start of the current part
+    for i in 0..=value.len() {
+        let b = value.get(i).copied().unwrap_or(b' ');
+        let Token::Open(so_far) = token else {
+            if b.is_ascii_whitespace() {
+                if let Token::Done(c) = token {
+                    cue = strongest(cue, c);
+                }
+                token = Token::Open(None);
+                part = i + 1;
+            }
+            continue;
+        };
         match b {
-            b'[' | b':' | b'/' | b'.' | b'(' => return None,
-            b'-' | b'_' => {
-                match word(token.get(start..i).unwrap_or_default()) {
-                    Some(Word::NotAName) => return None,
-                    Some(Word::Comments) => cue = Some(Cue::Strong),
-                    Some(Word::Furniture) => cue = cue.or(Some(Cue::Weak)),
-                    None => {}
-                }
-                if b == b'-' && token.get(i + 1) == Some(&b'-') {
-                    return cue;
-                }
-                start = i + 1;
+            b'[' | b':' | b'/' | b'.' | b'(' => token = Token::Void,
+            b'-' | b'_' | b' ' | b'\t' | b'\n' | b'\r' | 0x0C => {
+                let read = match word(value.get(part..i).unwrap_or_default()) {
+                    Some(Word::NotAName) => Token::Void,
+                    Some(Word::Comments) => Token::Open(Some(Cue::Strong)),
+                    Some(Word::Furniture) => Token::Open(strongest(so_far, Some(Cue::Weak))),
+                    None => Token::Open(so_far),
+                };
+                token = match read {
+                    Token::Open(c) if b.is_ascii_whitespace() => {
+                        cue = strongest(cue, c);
+                        Token::Open(None)
+                    }
+                    Token::Open(c) if b == b'-' && value.get(i + 1) == Some(&b'-') => {
+                        Token::Done(c)
+                    }
+                    Token::Void if b.is_ascii_whitespace() => Token::Open(None),
+                    read => read,
+                };
+                part = i + 1;
             }
             _ => {}
         }
@@ -354,18 +368,14 @@ fn attributes(tag: &[u8]) -> impl Iterator<Item = (Attribute, &[u8])> {
             rest = after;
             &[][..]
         };
-        let attr = if name.eq_ignore_ascii_case(b"class") {
-            Attribute::Class
-        } else if name.eq_ignore_ascii_case(b"id") {
-            Attribute::Id
-        } else if name.eq_ignore_ascii_case(b"role") {
-            Attribute::Role
-        } else if name.eq_ignore_ascii_case(b"hidden") {
-            Attribute::Hidden
-        } else if name.eq_ignore_ascii_case(b"style") {
-            Attribute::Style
-        } else {
-            continue;
+        let mut buf = [0u8; 6];
+        let attr = match lowercase(name, &mut buf) {
+            Some(b"class") => Attribute::Class,
+            Some(b"id") => Attribute::Id,
+            Some(b"role") => Attribute::Role,
+            Some(b"hidden") => Attribute::Hidden,
+            Some(b"style") => Attribute::Style,
+            _ => continue,
         };
         return Some((attr, value));
     })
@@ -377,8 +387,13 @@ mod tests {
     use crate::density::tags;
 
     fn furniture(tag: &str) -> Option<Cue> {
-        let name = element_name(tag.as_bytes());
-        furniture_cue(name, tag.as_bytes())
+        match tags::parse(tag.as_bytes(), 0, Cleaning::Furniture)?.markup {
+            Markup::Element {
+                class: TagClass::Block(block),
+                ..
+            } => furniture_cue(block, tag.as_bytes()),
+            _ => None,
+        }
     }
 
     #[test]

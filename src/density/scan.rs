@@ -172,7 +172,7 @@ pub fn scan<C: TextCounter>(
                 links.on_anchor(&mut lines, closing, attrs, len);
             }
             Markup::Element { class, closing, .. } => {
-                let boundary = matches!(class, TagClass::Block | TagClass::Cell);
+                let boundary = matches!(class, TagClass::Block(_) | TagClass::Cell);
                 if boundary && !closing {
                     lines.break_at(pos);
                     lines.current.heading = heading_level(html, pos);

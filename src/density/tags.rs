@@ -15,7 +15,7 @@ use memchr::{memchr, memmem};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TagClass {
     /// Block-level element: a virtual line boundary and a paragraph break.
-    Block,
+    Block(Block),
     /// Table cell: a virtual line boundary, a space in the text.
     Cell,
     /// `<a>`: the hyperlink the link rules (Filters 1–3) act on.
@@ -26,6 +26,31 @@ pub enum TagClass {
     Skip(SkipKind),
     /// Any other element (inline markup): code, no boundary.
     Inline,
+}
+
+/// Which block element a [`TagClass::Block`] tag is, as far as the
+/// furniture cues ([`super::cleaning`]) tell them apart: named once here, so
+/// the counting pass never matches a tag name twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Block {
+    Main,
+    Article,
+    Nav,
+    Footer,
+    Aside,
+    Div,
+    Section,
+    Ul,
+    Ol,
+    Dl,
+    Table,
+    Form,
+    Header,
+    Menu,
+    Details,
+    Dialog,
+    /// Every other block element (`p`, `li`, `h1`, `body`, …).
+    Other,
 }
 
 /// Which dropped element a [`TagClass::Skip`] tag opens.
@@ -113,14 +138,14 @@ pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
                 attrs: false,
             };
             Some(Tag {
-                end: tag_end(html, at),
+                end: tag_end(html, at + 2 + name_len),
                 markup,
             })
         }
         c if c.is_ascii_alphabetic() => {
             let name_len = name_len(rest);
             let name = rest.get(..name_len)?;
-            let end = tag_end(html, at);
+            let end = tag_end(html, at + 1 + name_len);
             let attrs = html
                 .get(at + 1 + name_len..end)
                 .is_some_and(|a| a.len() > 1);
@@ -165,11 +190,16 @@ fn holds_escaped_markup(html: &[u8], from: usize) -> bool {
     content.trim_ascii_start().starts_with(b"&lt;")
 }
 
-/// One past the `>` that closes the tag opened at `at`, or the end of input.
-fn tag_end(html: &[u8], at: usize) -> usize {
-    html.get(at..)
+/// One past the first `>` at or after `from` (a position inside the tag),
+/// or the end of input. Most tags close right after their name (`</p>`,
+/// `<li>`), which is looked at before calling `memchr`.
+fn tag_end(html: &[u8], from: usize) -> usize {
+    if html.get(from) == Some(&b'>') {
+        return from + 1;
+    }
+    html.get(from..)
         .and_then(|t| memchr(b'>', t))
-        .map_or(html.len(), |i| at + i + 1)
+        .map_or(html.len(), |i| from + i + 1)
 }
 
 /// The length of the element name `bytes` starts with.
@@ -250,13 +280,28 @@ pub fn classify(name: &[u8]) -> TagClass {
         b"template" | b"svg" | b"math" | b"iframe" | b"object" | b"select" | b"textarea"
         | b"button" => TagClass::Skip(SkipKind::Other),
         b"td" | b"th" => TagClass::Cell,
-        b"p" | b"div" | b"br" | b"li" | b"ul" | b"ol" | b"dl" | b"dt" | b"dd" | b"h1" | b"h2"
-        | b"h3" | b"h4" | b"h5" | b"h6" | b"tr" | b"table" | b"thead" | b"tbody" | b"tfoot"
-        | b"caption" | b"section" | b"article" | b"aside" | b"header" | b"footer" | b"nav"
-        | b"main" | b"blockquote" | b"pre" | b"hr" | b"form" | b"fieldset" | b"legend"
-        | b"figure" | b"figcaption" | b"address" | b"center" | b"details" | b"summary"
-        | b"dialog" | b"menu" | b"body" | b"html" | b"option" | b"hgroup" | b"frameset"
-        | b"frame" => TagClass::Block,
+        b"main" => TagClass::Block(Block::Main),
+        b"article" => TagClass::Block(Block::Article),
+        b"nav" => TagClass::Block(Block::Nav),
+        b"footer" => TagClass::Block(Block::Footer),
+        b"aside" => TagClass::Block(Block::Aside),
+        b"div" => TagClass::Block(Block::Div),
+        b"section" => TagClass::Block(Block::Section),
+        b"ul" => TagClass::Block(Block::Ul),
+        b"ol" => TagClass::Block(Block::Ol),
+        b"dl" => TagClass::Block(Block::Dl),
+        b"table" => TagClass::Block(Block::Table),
+        b"form" => TagClass::Block(Block::Form),
+        b"header" => TagClass::Block(Block::Header),
+        b"menu" => TagClass::Block(Block::Menu),
+        b"details" => TagClass::Block(Block::Details),
+        b"dialog" => TagClass::Block(Block::Dialog),
+        b"p" | b"br" | b"li" | b"dt" | b"dd" | b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6"
+        | b"tr" | b"thead" | b"tbody" | b"tfoot" | b"caption" | b"blockquote" | b"pre" | b"hr"
+        | b"fieldset" | b"legend" | b"figure" | b"figcaption" | b"address" | b"center"
+        | b"summary" | b"body" | b"html" | b"option" | b"hgroup" | b"frameset" | b"frame" => {
+            TagClass::Block(Block::Other)
+        }
         _ => TagClass::Inline,
     }
 }
@@ -284,9 +329,12 @@ mod tests {
     fn classifies_elements_case_insensitively() {
         assert_eq!(
             element("<P class=x>text"),
-            (TagClass::Block, false, true, 11)
+            (TagClass::Block(Block::Other), false, true, 11)
         );
-        assert_eq!(element("</Div>"), (TagClass::Block, true, false, 6));
+        assert_eq!(
+            element("</Div>"),
+            (TagClass::Block(Block::Div), true, false, 6)
+        );
         assert_eq!(element("<a>"), (TagClass::Anchor, false, false, 3));
         assert_eq!(element("<a href='x'>"), (TagClass::Anchor, false, true, 12));
         assert_eq!(element("<td>"), (TagClass::Cell, false, false, 4));

@@ -65,7 +65,7 @@ impl<'a> TextSink<'a> {
             };
             if let Markup::Element { class, closing, .. } = tag.markup {
                 match class {
-                    TagClass::Block => self.separate(Pending::Newline),
+                    TagClass::Block(_) => self.separate(Pending::Newline),
                     TagClass::Cell => self.separate(Pending::Space),
                     TagClass::Anchor if drop_links => in_link = !closing,
                     _ => {}
