@@ -308,6 +308,11 @@ fn hides(style: &[u8]) -> bool {
     let mut len = 0;
     let mut declarations = style.split(|&b| b == b';');
     declarations.any(|declaration| {
+        // Most declarations are neither `display` nor `visibility`.
+        let first = declaration.trim_ascii_start().first();
+        if !first.is_some_and(|b| matches!(b.to_ascii_lowercase(), b'd' | b'v')) {
+            return false;
+        }
         len = 0;
         for &b in declaration.iter().filter(|b| !b.is_ascii_whitespace()) {
             if let Some(slot) = squeezed.get_mut(len) {

@@ -9,7 +9,13 @@
 //! the content and code columns).
 
 use super::cleaning::Cleaning;
-use memchr::{memchr, memmem};
+use memchr::{memchr, memmem::Finder};
+use std::sync::LazyLock;
+
+/// Searchers for the ends of comments and dropped elements, built once:
+/// building a `memmem` searcher costs more than most searches here.
+static COMMENT_END: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"-->"));
+static CLOSING_TAG: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"</"));
 
 /// What a tag means for line densities and for text out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +114,9 @@ pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
         b'!' => {
             let end = if rest.starts_with(b"!--") {
                 // A comment ends at `-->`; an unclosed one runs to the end.
-                memmem::find(rest.get(3..)?, b"-->").map_or(html.len(), |i| at + 4 + i + 3)
+                COMMENT_END
+                    .find(rest.get(3..)?)
+                    .map_or(html.len(), |i| at + 4 + i + 3)
             } else {
                 tag_end(html, at)
             };
@@ -255,7 +263,7 @@ fn skip_element(html: &[u8], open_end: usize, name: &[u8], kind: SkipKind) -> Ta
 /// case-insensitive).
 fn find_closing(html: &[u8], from: usize, name: &[u8]) -> Option<(usize, usize)> {
     let hay = html.get(from..)?;
-    memmem::find_iter(hay, b"</").find_map(|i| {
+    CLOSING_TAG.find_iter(hay).find_map(|i| {
         let start = from + i;
         let after = html.get(start + 2..)?;
         let candidate = after.get(..name.len())?;

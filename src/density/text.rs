@@ -93,22 +93,26 @@ impl<'a> TextSink<'a> {
         }
     }
 
-    /// Writes the words of `text`, whitespace runs collapsed. ASCII bytes are
-    /// classified directly; only non-ASCII characters are decoded, to catch
-    /// Unicode spaces (U+00A0, U+3000, …).
+    /// Writes the words of `text`, whitespace runs collapsed. Bytes are
+    /// classified directly; only characters whose UTF-8 lead byte a Unicode
+    /// space has (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000: `C2`, `E1`,
+    /// `E2`, `E3`) are decoded, so Cyrillic, Greek or most CJK text is not.
     fn append_plain(&mut self, text: &str) {
         let bytes = text.as_bytes();
         let mut word_start = 0;
         let mut pos = 0;
         while let Some(&b) = bytes.get(pos) {
-            let (space, width) = if b.is_ascii() {
-                (b.is_ascii_whitespace() || b == 0x0B, 1)
-            } else {
-                let c = text
-                    .get(pos..)
-                    .and_then(|t| t.chars().next())
-                    .unwrap_or(' ');
-                (c.is_whitespace(), c.len_utf8())
+            let (space, width) = match b {
+                0..0x80 => (b.is_ascii_whitespace() || b == 0x0B, 1),
+                0xC2 | 0xE1 | 0xE2 | 0xE3 => {
+                    let c = text
+                        .get(pos..)
+                        .and_then(|t| t.chars().next())
+                        .unwrap_or(' ');
+                    (c.is_whitespace(), c.len_utf8())
+                }
+                // Any other lead byte or a continuation byte: not a space.
+                _ => (false, 1),
             };
             if space {
                 self.word(text.get(word_start..pos).unwrap_or_default());
