@@ -11,6 +11,21 @@ use super::scan::{LinkRule, Rules};
 use super::tags::{self, Markup, TagClass};
 use memchr::memchr;
 
+/// Bytes that are, or may start, a whitespace character: ASCII whitespace
+/// (with vertical tab) and the UTF-8 lead bytes of the Unicode spaces.
+static MAY_BE_SPACE: [bool; 256] = {
+    let mut table = [false; 256];
+    let bytes = [
+        b'\t', b'\n', 0x0B, 0x0C, b'\r', b' ', 0xC2, 0xE1, 0xE2, 0xE3,
+    ];
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
 /// What separates the next word from the text written so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Pending {
@@ -93,26 +108,40 @@ impl<'a> TextSink<'a> {
         }
     }
 
-    /// Writes the words of `text`, whitespace runs collapsed. Bytes are
-    /// classified directly; only characters whose UTF-8 lead byte a Unicode
-    /// space has (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000: `C2`, `E1`,
-    /// `E2`, `E3`) are decoded, so Cyrillic, Greek or most CJK text is not.
+    /// Writes the words of `text`, whitespace runs collapsed, in spans of
+    /// words separated by single spaces. Word bytes are skipped with a table
+    /// lookup; only characters whose UTF-8 lead
+    /// byte a Unicode space has (U+0085, U+00A0, U+1680, U+2000–U+205F,
+    /// U+3000: `C2`, `E1`, `E2`, `E3`) are decoded, so Cyrillic, Greek or
+    /// most CJK text never is.
     fn append_plain(&mut self, text: &str) {
         let bytes = text.as_bytes();
         let mut word_start = 0;
         let mut pos = 0;
-        while let Some(&b) = bytes.get(pos) {
-            let (space, width) = match b {
-                0..0x80 => (b.is_ascii_whitespace() || b == 0x0B, 1),
-                0xC2 | 0xE1 | 0xE2 | 0xE3 => {
+        while let Some(skip) = bytes
+            .get(pos..)
+            .and_then(|rest| rest.iter().position(|&b| MAY_BE_SPACE[usize::from(b)]))
+        {
+            pos += skip;
+            let (space, width) = match bytes.get(pos) {
+                // A single space between two words stays inside the span
+                // written at once: whitespace already collapsed costs nothing.
+                Some(b' ')
+                    if pos > word_start
+                        && bytes
+                            .get(pos + 1)
+                            .is_some_and(|&n| !MAY_BE_SPACE[usize::from(n)]) =>
+                {
+                    (false, 1)
+                }
+                Some(&b) if b.is_ascii() => (true, 1),
+                _ => {
                     let c = text
                         .get(pos..)
                         .and_then(|t| t.chars().next())
                         .unwrap_or(' ');
                     (c.is_whitespace(), c.len_utf8())
                 }
-                // Any other lead byte or a continuation byte: not a space.
-                _ => (false, 1),
             };
             if space {
                 self.word(text.get(word_start..pos).unwrap_or_default());
