@@ -226,6 +226,19 @@ fn word(part: &[u8]) -> Option<Word> {
     })
 }
 
+/// The bytes [`names_cue`] stops at: whitespace, part separators and
+/// utility-class characters.
+static SEPARATES: [bool; 256] = {
+    let mut table = [false; 256];
+    let bytes = *b" \t\n\r\x0C-_[:/.(";
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
 /// The cue of a `class` or `id` value: the strongest of its
 /// whitespace-separated tokens'. A token's cue is the strongest of its parts'
 /// (split at `-` and `_`); BEM modifiers (after `--`) name nothing, and a
@@ -250,7 +263,14 @@ fn names_cue(value: &[u8]) -> Option<Cue> {
     let mut cue = None;
     let mut token = Token::Open(None);
     let mut part = 0; // start of the current part
-    for i in 0..=value.len() {
+    let mut from = 0;
+    while from <= value.len() {
+        // Only separators and utility characters matter: jump to the next.
+        let i = value
+            .get(from..)
+            .and_then(|rest| rest.iter().position(|&b| SEPARATES[usize::from(b)]))
+            .map_or(value.len(), |at| from + at);
+        from = i + 1;
         let b = value.get(i).copied().unwrap_or(b' ');
         let Token::Open(so_far) = token else {
             if b.is_ascii_whitespace() {
