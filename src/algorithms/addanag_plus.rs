@@ -105,8 +105,7 @@ pub(super) fn extract(scratch: &mut Scratch, html: &str, sink: &mut TextSink) ->
         _ => article,
     };
     let Chain { lo, hi, .. } = reading.chain;
-    let block = regions.get(lo)?.first;
-    let last = regions.get(hi)?.last;
+    let (block, last) = reading.lines;
     let first = (block.saturating_sub(HEADLINE_REACH)..block)
         .rev()
         .find(|&i| {
