@@ -106,10 +106,9 @@ impl Tracker {
             }
             _ => {}
         }
-        let self_closing = || {
-            html.get(at..tag.end)
-                .is_some_and(|bytes| bytes.ends_with(b"/>"))
-        };
+        // The tag's bytes are looked at only on furniture boundaries.
+        let bytes = || html.get(at..tag.end).unwrap_or_default();
+        let self_closing = || bytes().ends_with(b"/>");
         if let Some(open) = &mut self.open {
             if block == open.block {
                 if closing {
@@ -126,8 +125,7 @@ impl Tracker {
         if closing || self_closing() {
             return;
         }
-        let bytes = html.get(at..tag.end).unwrap_or_default();
-        if let Some(cue) = furniture_cue(block, bytes) {
+        if let Some(cue) = furniture_cue(block, bytes()) {
             self.open = Some(Open {
                 block,
                 depth: 1,
@@ -177,12 +175,17 @@ fn furniture_cue(block: Block, tag: &[u8]) -> Option<Cue> {
             Attribute::Hidden => Some(Cue::Weak),
             Attribute::Style => hides(value).then_some(Cue::Weak),
         };
-        cue = match (cue, named) {
-            (Some(Cue::Strong), _) | (_, Some(Cue::Strong)) => Some(Cue::Strong),
-            (a, b) => a.or(b),
-        };
+        cue = strongest(cue, named);
     }
     cue
+}
+
+/// The surer of two cues (either may be absent).
+fn strongest(a: Option<Cue>, b: Option<Cue>) -> Option<Cue> {
+    match (a, b) {
+        (Some(Cue::Strong), _) | (_, Some(Cue::Strong)) => Some(Cue::Strong),
+        (a, b) => a.or(b),
+    }
 }
 
 /// ARIA roles of furniture.
@@ -228,16 +231,7 @@ fn word(part: &[u8]) -> Option<Word> {
 
 /// The bytes [`names_cue`] stops at: whitespace, part separators and
 /// utility-class characters.
-static SEPARATES: [bool; 256] = {
-    let mut table = [false; 256];
-    let bytes = *b" \t\n\r\x0C-_[:/.(";
-    let mut i = 0;
-    while i < bytes.len() {
-        table[bytes[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
+static SEPARATES: [bool; 256] = super::byte_set(b" \t\n\r\x0C-_[:/.(");
 
 /// The cue of a `class` or `id` value: the strongest of its
 /// whitespace-separated tokens'. A token's cue is the strongest of its parts'
@@ -256,10 +250,6 @@ fn names_cue(value: &[u8]) -> Option<Cue> {
         /// The token names nothing.
         Void,
     }
-    let strongest = |a: Option<Cue>, b: Option<Cue>| match (a, b) {
-        (Some(Cue::Strong), _) | (_, Some(Cue::Strong)) => Some(Cue::Strong),
-        (a, b) => a.or(b),
-    };
     let mut cue = None;
     let mut token = Token::Open(None);
     let mut part = 0; // start of the current part

@@ -22,6 +22,18 @@ pub use cleaning::Cleaning;
 pub use regions::Region;
 pub use scan::{Line, LinkRule, Rules, ScanSummary};
 
+/// A byte-class table: `true` for each of `bytes`. Built in `const`
+/// context, so hot loops test a byte with one lookup.
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
 /// Per-page buffers, reused from page to page by one worker.
 #[derive(Debug)]
 pub struct Scratch {

@@ -13,18 +13,9 @@ use memchr::memchr;
 
 /// Bytes that are, or may start, a whitespace character: ASCII whitespace
 /// (with vertical tab) and the UTF-8 lead bytes of the Unicode spaces.
-static MAY_BE_SPACE: [bool; 256] = {
-    let mut table = [false; 256];
-    let bytes = [
-        b'\t', b'\n', 0x0B, 0x0C, b'\r', b' ', 0xC2, 0xE1, 0xE2, 0xE3,
-    ];
-    let mut i = 0;
-    while i < bytes.len() {
-        table[bytes[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
+static MAY_BE_SPACE: [bool; 256] = super::byte_set(&[
+    b'\t', b'\n', 0x0B, 0x0C, b'\r', b' ', 0xC2, 0xE1, 0xE2, 0xE3,
+]);
 
 /// What separates the next word from the text written so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -110,10 +101,9 @@ impl<'a> TextSink<'a> {
 
     /// Writes the words of `text`, whitespace runs collapsed, in spans of
     /// words separated by single spaces. Word bytes are skipped with a table
-    /// lookup; only characters whose UTF-8 lead
-    /// byte a Unicode space has (U+0085, U+00A0, U+1680, U+2000–U+205F,
-    /// U+3000: `C2`, `E1`, `E2`, `E3`) are decoded, so Cyrillic, Greek or
-    /// most CJK text never is.
+    /// lookup; only characters whose UTF-8 lead byte a Unicode space has
+    /// (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000: `C2`, `E1`, `E2`,
+    /// `E3`) are decoded, so Cyrillic, Greek or most CJK text never is.
     fn append_plain(&mut self, text: &str) {
         let bytes = text.as_bytes();
         let mut word_start = 0;
