@@ -15,7 +15,7 @@
 //! is a small state machine over the tags the pass parses anyway
 //! ([`Tracker`]): no lookahead, no DOM, linear in the page.
 
-use super::tags::{lowercase, Block, Markup, Tag, TagClass};
+use super::tags::{Block, Markup, Tag, TagClass};
 
 /// What is removed before counting.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -186,6 +186,17 @@ fn strongest(a: Option<Cue>, b: Option<Cue>) -> Option<Cue> {
         (Some(Cue::Strong), _) | (_, Some(Cue::Strong)) => Some(Cue::Strong),
         (a, b) => a.or(b),
     }
+}
+
+/// `bytes` in ASCII lowercase, in `buf`; `None` when longer than `buf`
+/// (no name that long is looked for). Names are matched this way, with a
+/// `match` on the lowercase bytes, without allocating.
+fn lowercase<'b, const N: usize>(bytes: &[u8], buf: &'b mut [u8; N]) -> Option<&'b [u8]> {
+    let lower = buf.get_mut(..bytes.len())?;
+    for (l, b) in lower.iter_mut().zip(bytes) {
+        *l = b.to_ascii_lowercase();
+    }
+    Some(lower)
 }
 
 /// ARIA roles of furniture.

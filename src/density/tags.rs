@@ -102,9 +102,6 @@ pub enum Markup {
     },
 }
 
-/// The longest tag name worth classifying; longer names are inline markup.
-const MAX_NAME: usize = 10;
-
 /// Parses the markup at `html[at]`, which must be `<`. Returns `None` when
 /// the `<` does not start markup (e.g. `a < b`): it is then text.
 pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
@@ -130,11 +127,11 @@ pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
             markup: Markup::Dropped { title: None },
         }),
         b'/' => {
-            let name_len = name_len(rest.get(1..)?);
-            if name_len == 0 {
+            let name = read_name(rest.get(1..)?);
+            if name.len == 0 {
                 return None;
             }
-            let class = classify(rest.get(1..1 + name_len)?);
+            let class = classify(name.key);
             let class = if let TagClass::Skip(_) = class {
                 TagClass::Inline
             } else {
@@ -146,18 +143,18 @@ pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
                 attrs: false,
             };
             Some(Tag {
-                end: tag_end(html, at + 2 + name_len),
+                end: tag_end(html, at + 2 + name.len),
                 markup,
             })
         }
         c if c.is_ascii_alphabetic() => {
-            let name_len = name_len(rest);
-            let name = rest.get(..name_len)?;
-            let end = tag_end(html, at + 1 + name_len);
+            let read = read_name(rest);
+            let name = rest.get(..read.len)?;
+            let end = tag_end(html, at + 1 + read.len);
             let attrs = html
-                .get(at + 1 + name_len..end)
+                .get(at + 1 + read.len..end)
                 .is_some_and(|a| a.len() > 1);
-            let class = classify(name);
+            let class = classify(read.key);
             let self_closing = end >= 2 && html.get(end - 2) == Some(&b'/');
             match class {
                 TagClass::Skip(SkipKind::NoScript)
@@ -210,32 +207,209 @@ fn tag_end(html: &[u8], from: usize) -> usize {
         .map_or(html.len(), |i| from + i + 1)
 }
 
-/// The length of the element name `bytes` starts with.
-pub(super) fn name_len(bytes: &[u8]) -> usize {
-    bytes
-        .iter()
-        .position(|&b| !is_name_byte(b))
-        .unwrap_or(bytes.len())
+/// An element name: its length, and its bytes ASCII-lowercased and packed
+/// little-endian into an integer (zero past the name), so that it is looked
+/// up with one multiply and one compare. Names of 16 bytes or more, which no
+/// class is given to, have key 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Name {
+    len: usize,
+    key: u128,
 }
 
-/// Whether `b` can be part of an element name.
-pub(super) fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'-' || b == b':'
-}
+/// Window of bytes an element name is read in at once.
+const WINDOW: usize = 16;
 
-/// `bytes` in ASCII lowercase, in `buf`; `None` when longer than `buf`
-/// (no name that long is looked for). Names are matched this way, with a
-/// `match` on the lowercase bytes, without allocating.
-pub(super) fn lowercase<'b, const N: usize>(
-    bytes: &[u8],
-    buf: &'b mut [u8; N],
-) -> Option<&'b [u8]> {
-    let lower = buf.get_mut(..bytes.len())?;
-    for (l, b) in lower.iter_mut().zip(bytes) {
-        *l = b.to_ascii_lowercase();
+/// Element-name bytes: ASCII letters, digits, `-` and `:`.
+static NAME_BYTE: [bool; 256] =
+    super::byte_set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-:");
+
+/// Reads the element name `bytes` starts with. The name's end is found in
+/// a 16-byte window with one mask, not a loop: loops that stop after a
+/// few bytes of varying length are branch mispredictions, one per tag.
+fn read_name(bytes: &[u8]) -> Name {
+    let mut padded = [0u8; WINDOW];
+    let window = match bytes.first_chunk::<WINDOW>() {
+        Some(window) => window,
+        None => {
+            padded.iter_mut().zip(bytes).for_each(|(p, &b)| *p = b);
+            &padded
+        }
+    };
+    // Bits past the window are clear, so `len <= WINDOW`.
+    let len = (!name_bytes(window)).trailing_zeros() as usize;
+    if len >= WINDOW {
+        let rest = bytes.get(WINDOW..).unwrap_or_default();
+        let more = rest
+            .iter()
+            .position(|&b| !NAME_BYTE[usize::from(b)])
+            .unwrap_or(rest.len());
+        return Name {
+            len: WINDOW + more,
+            key: 0,
+        };
     }
-    Some(lower)
+    // `| 0x20` lowercases ASCII letters and leaves digits, `-` and `:` as
+    // they are; bytes past the name are masked off.
+    let lowered = u128::from_le_bytes(*window) | u128::from_le_bytes([0x20; WINDOW]);
+    Name {
+        len,
+        key: lowered & ((1u128 << (8 * len)) - 1),
+    }
 }
+
+/// Bit `i` set when `window[i]` is an element-name byte.
+#[inline]
+fn name_bytes(window: &[u8; WINDOW]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline; the load reads
+        // exactly the 16 bytes of `window`.
+        unsafe { name_bytes_sse2(window) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        name_bytes_scalar(window)
+    }
+}
+
+/// [`name_bytes`] one byte at a time: the definition.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn name_bytes_scalar(window: &[u8; WINDOW]) -> u32 {
+    window.iter().enumerate().fold(0, |mask, (i, &b)| {
+        mask | u32::from(NAME_BYTE[usize::from(b)]) << i
+    })
+}
+
+/// [`name_bytes`] with SSE2: unsigned range checks as signed compares after
+/// flipping the top bit.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+unsafe fn name_bytes_sse2(window: &[u8; WINDOW]) -> u32 {
+    use std::arch::x86_64::*;
+    let splat = |b: u8| _mm_set1_epi8(b as i8);
+    // `v - from < len` as unsigned bytes.
+    let in_range = |v: __m128i, from: u8, len: u8| {
+        let offset = _mm_xor_si128(_mm_sub_epi8(v, splat(from)), splat(0x80));
+        _mm_cmplt_epi8(offset, splat(len ^ 0x80))
+    };
+    let v = _mm_loadu_si128(window.as_ptr().cast());
+    let letter = in_range(_mm_or_si128(v, splat(0x20)), b'a', 26);
+    let digit_or_colon = in_range(v, b'0', 11);
+    let dash = _mm_cmpeq_epi8(v, splat(b'-'));
+    let name = _mm_or_si128(_mm_or_si128(letter, digit_or_colon), dash);
+    _mm_movemask_epi8(name) as u32
+}
+
+/// Byte `i` of `name` at byte `i` of an integer, as [`Name::key`].
+const fn name_key(name: &[u8]) -> u128 {
+    let mut key = 0u128;
+    let mut i = 0;
+    while i < name.len() {
+        key |= (name[i] as u128) << (8 * i);
+        i += 1;
+    }
+    key
+}
+
+/// The element names given a class other than [`TagClass::Inline`].
+const NAMES: &[(&[u8], TagClass)] = {
+    use TagClass::{Anchor, Block as B, Cell, Skip};
+    &[
+        (b"a", Anchor),
+        (b"script", Skip(SkipKind::RawText)),
+        (b"style", Skip(SkipKind::RawText)),
+        (b"title", Skip(SkipKind::Title)),
+        (b"noscript", Skip(SkipKind::NoScript)),
+        (b"template", Skip(SkipKind::Other)),
+        (b"svg", Skip(SkipKind::Other)),
+        (b"math", Skip(SkipKind::Other)),
+        (b"iframe", Skip(SkipKind::Other)),
+        (b"object", Skip(SkipKind::Other)),
+        (b"select", Skip(SkipKind::Other)),
+        (b"textarea", Skip(SkipKind::Other)),
+        (b"button", Skip(SkipKind::Other)),
+        (b"td", Cell),
+        (b"th", Cell),
+        (b"main", B(Block::Main)),
+        (b"article", B(Block::Article)),
+        (b"nav", B(Block::Nav)),
+        (b"footer", B(Block::Footer)),
+        (b"aside", B(Block::Aside)),
+        (b"div", B(Block::Div)),
+        (b"section", B(Block::Section)),
+        (b"ul", B(Block::Ul)),
+        (b"ol", B(Block::Ol)),
+        (b"dl", B(Block::Dl)),
+        (b"table", B(Block::Table)),
+        (b"form", B(Block::Form)),
+        (b"header", B(Block::Header)),
+        (b"menu", B(Block::Menu)),
+        (b"details", B(Block::Details)),
+        (b"dialog", B(Block::Dialog)),
+        (b"p", B(Block::Other)),
+        (b"br", B(Block::Other)),
+        (b"li", B(Block::Other)),
+        (b"dt", B(Block::Other)),
+        (b"dd", B(Block::Other)),
+        (b"h1", B(Block::Other)),
+        (b"h2", B(Block::Other)),
+        (b"h3", B(Block::Other)),
+        (b"h4", B(Block::Other)),
+        (b"h5", B(Block::Other)),
+        (b"h6", B(Block::Other)),
+        (b"tr", B(Block::Other)),
+        (b"thead", B(Block::Other)),
+        (b"tbody", B(Block::Other)),
+        (b"tfoot", B(Block::Other)),
+        (b"caption", B(Block::Other)),
+        (b"blockquote", B(Block::Other)),
+        (b"pre", B(Block::Other)),
+        (b"hr", B(Block::Other)),
+        (b"fieldset", B(Block::Other)),
+        (b"legend", B(Block::Other)),
+        (b"figure", B(Block::Other)),
+        (b"figcaption", B(Block::Other)),
+        (b"address", B(Block::Other)),
+        (b"center", B(Block::Other)),
+        (b"summary", B(Block::Other)),
+        (b"body", B(Block::Other)),
+        (b"html", B(Block::Other)),
+        (b"option", B(Block::Other)),
+        (b"hgroup", B(Block::Other)),
+        (b"frameset", B(Block::Other)),
+        (b"frame", B(Block::Other)),
+    ]
+};
+
+/// Slots of the [`CLASSES`] table: `2^SLOT_BITS`.
+const SLOT_BITS: u32 = 8;
+/// A multiplier that sends every name of [`NAMES`] to a slot of its own
+/// (found by trying random odd numbers; the table's construction checks it).
+const MULTIPLIER: u64 = 0xe512_01c6_c562_ad4f;
+
+const fn slot(key: u128) -> usize {
+    let folded = (key as u64) ^ ((key >> 64) as u64);
+    (folded.wrapping_mul(MULTIPLIER) >> (64 - SLOT_BITS)) as usize
+}
+
+/// [`NAMES`] by [`slot`]: a perfect hash table, so a lookup is one probe.
+/// Empty slots hold key 0, which no name has, and [`TagClass::Inline`].
+static CLASSES: [(u128, TagClass); 1 << SLOT_BITS] = {
+    let mut table = [(0u128, TagClass::Inline); 1 << SLOT_BITS];
+    let mut i = 0;
+    while i < NAMES.len() {
+        let key = name_key(NAMES[i].0);
+        let slot = slot(key);
+        assert!(
+            table[slot].0 == 0,
+            "two element names share a slot: choose another MULTIPLIER"
+        );
+        table[slot] = (key, NAMES[i].1);
+        i += 1;
+    }
+    table
+};
 
 /// Finds the end of a dropped element whose opening tag ends at `open_end`.
 fn skip_element(html: &[u8], open_end: usize, name: &[u8], kind: SkipKind) -> Tag {
@@ -274,42 +448,11 @@ fn find_closing(html: &[u8], from: usize, name: &[u8]) -> Option<(usize, usize)>
     })
 }
 
-/// Classifies a tag name (any case).
-pub fn classify(name: &[u8]) -> TagClass {
-    let mut buf = [0u8; MAX_NAME];
-    let Some(lower) = lowercase(name, &mut buf) else {
-        return TagClass::Inline;
-    };
-    match lower {
-        b"a" => TagClass::Anchor,
-        b"script" | b"style" => TagClass::Skip(SkipKind::RawText),
-        b"title" => TagClass::Skip(SkipKind::Title),
-        b"noscript" => TagClass::Skip(SkipKind::NoScript),
-        b"template" | b"svg" | b"math" | b"iframe" | b"object" | b"select" | b"textarea"
-        | b"button" => TagClass::Skip(SkipKind::Other),
-        b"td" | b"th" => TagClass::Cell,
-        b"main" => TagClass::Block(Block::Main),
-        b"article" => TagClass::Block(Block::Article),
-        b"nav" => TagClass::Block(Block::Nav),
-        b"footer" => TagClass::Block(Block::Footer),
-        b"aside" => TagClass::Block(Block::Aside),
-        b"div" => TagClass::Block(Block::Div),
-        b"section" => TagClass::Block(Block::Section),
-        b"ul" => TagClass::Block(Block::Ul),
-        b"ol" => TagClass::Block(Block::Ol),
-        b"dl" => TagClass::Block(Block::Dl),
-        b"table" => TagClass::Block(Block::Table),
-        b"form" => TagClass::Block(Block::Form),
-        b"header" => TagClass::Block(Block::Header),
-        b"menu" => TagClass::Block(Block::Menu),
-        b"details" => TagClass::Block(Block::Details),
-        b"dialog" => TagClass::Block(Block::Dialog),
-        b"p" | b"br" | b"li" | b"dt" | b"dd" | b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6"
-        | b"tr" | b"thead" | b"tbody" | b"tfoot" | b"caption" | b"blockquote" | b"pre" | b"hr"
-        | b"fieldset" | b"legend" | b"figure" | b"figcaption" | b"address" | b"center"
-        | b"summary" | b"body" | b"html" | b"option" | b"hgroup" | b"frameset" | b"frame" => {
-            TagClass::Block(Block::Other)
-        }
+/// Classifies an element name by its [`Name::key`].
+#[inline]
+fn classify(key: u128) -> TagClass {
+    match CLASSES.get(slot(key)) {
+        Some(&(k, class)) if k == key => class,
         _ => TagClass::Inline,
     }
 }
@@ -317,6 +460,35 @@ pub fn classify(name: &[u8]) -> TagClass {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn name_masks_equal_scalar(window in proptest::array::uniform16(any::<u8>())) {
+            prop_assert_eq!(name_bytes(&window), name_bytes_scalar(&window));
+        }
+
+        #[test]
+        fn names_read_as_a_byte_loop_would(name in "[a-zA-Z0-9:-]{0,20}", rest in "[ >/=\"]{0,3}") {
+            let bytes = format!("{name}{rest}");
+            let read = read_name(bytes.as_bytes());
+            prop_assert_eq!(read.len, name.len());
+            let lower = name.to_ascii_lowercase();
+            let key = if name.len() < WINDOW { name_key(lower.as_bytes()) } else { 0 };
+            prop_assert_eq!(read.key, key);
+        }
+    }
+
+    #[test]
+    fn every_named_element_is_found() {
+        for &(name, class) in NAMES {
+            assert_eq!(classify(read_name(name).key), class);
+            let upper = name.to_ascii_uppercase();
+            assert_eq!(classify(read_name(&upper).key), class);
+        }
+        assert_eq!(classify(read_name(b"span").key), TagClass::Inline);
+        assert_eq!(classify(read_name(b"divx").key), TagClass::Inline);
+    }
 
     fn element(html: &str) -> (TagClass, bool, bool, usize) {
         match parse(html.as_bytes(), 0, Cleaning::Papers) {
