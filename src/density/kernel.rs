@@ -87,6 +87,28 @@ impl BlockMasks {
     }
 }
 
+/// SSE2 helpers shared by the byte classifiers.
+#[cfg(target_arch = "x86_64")]
+pub(super) mod sse2 {
+    use std::arch::x86_64::*;
+
+    /// `b` in every byte.
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    pub fn splat(b: u8) -> __m128i {
+        _mm_set1_epi8(b as i8)
+    }
+
+    /// Bytes of `v` with `from <= byte < from + len` (unsigned), as signed
+    /// compares after flipping the top bit.
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    pub fn in_range(v: __m128i, from: u8, len: u8) -> __m128i {
+        let offset = _mm_xor_si128(_mm_sub_epi8(v, splat(from)), splat(0x80));
+        _mm_cmplt_epi8(offset, splat(len ^ 0x80))
+    }
+}
+
 /// A byte that starts a non-whitespace character.
 #[inline]
 pub fn is_content_byte(b: u8) -> bool {

@@ -263,8 +263,7 @@ fn read_name(bytes: &[u8]) -> Name {
 fn name_bytes(window: &[u8; WINDOW]) -> u32 {
     #[cfg(target_arch = "x86_64")]
     {
-        // SAFETY: SSE2 is part of the x86_64 baseline; the load reads
-        // exactly the 16 bytes of `window`.
+        // SAFETY: SSE2 is part of the x86_64 baseline.
         unsafe { name_bytes_sse2(window) }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -281,19 +280,15 @@ fn name_bytes_scalar(window: &[u8; WINDOW]) -> u32 {
     })
 }
 
-/// [`name_bytes`] with SSE2: unsigned range checks as signed compares after
-/// flipping the top bit.
+/// [`name_bytes`] with SSE2.
 #[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
 #[inline]
-unsafe fn name_bytes_sse2(window: &[u8; WINDOW]) -> u32 {
+fn name_bytes_sse2(window: &[u8; WINDOW]) -> u32 {
+    use super::kernel::sse2::{in_range, splat};
     use std::arch::x86_64::*;
-    let splat = |b: u8| _mm_set1_epi8(b as i8);
-    // `v - from < len` as unsigned bytes.
-    let in_range = |v: __m128i, from: u8, len: u8| {
-        let offset = _mm_xor_si128(_mm_sub_epi8(v, splat(from)), splat(0x80));
-        _mm_cmplt_epi8(offset, splat(len ^ 0x80))
-    };
-    let v = _mm_loadu_si128(window.as_ptr().cast());
+    // SAFETY: the load reads exactly the 16 bytes of `window`.
+    let v = unsafe { _mm_loadu_si128(window.as_ptr().cast()) };
     let letter = in_range(_mm_or_si128(v, splat(0x20)), b'a', 26);
     let digit_or_colon = in_range(v, b'0', 11);
     let dash = _mm_cmpeq_epi8(v, splat(b'-'));

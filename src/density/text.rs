@@ -13,9 +13,63 @@ use memchr::memchr;
 
 /// Bytes that are, or may start, a whitespace character: ASCII whitespace
 /// (with vertical tab) and the UTF-8 lead bytes of the Unicode spaces.
+#[cfg(any(test, not(target_arch = "x86_64")))]
 static MAY_BE_SPACE: [bool; 256] = super::byte_set(&[
     b'\t', b'\n', 0x0B, 0x0C, b'\r', b' ', 0xC2, 0xE1, 0xE2, 0xE3,
 ]);
+
+/// Window of text classified at once by [`space_masks`].
+const WINDOW: usize = 64;
+
+/// The masks of a window of text: bit `i` of the first set when byte `i`
+/// may be or start whitespace ([`MAY_BE_SPACE`]), of the second when it is
+/// `' '`.
+#[inline]
+fn space_masks(window: &[u8; WINDOW]) -> (u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe { space_masks_sse2(window) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        space_masks_scalar(window)
+    }
+}
+
+/// [`space_masks`] one byte at a time: the definition.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn space_masks_scalar(window: &[u8; WINDOW]) -> (u64, u64) {
+    window
+        .iter()
+        .enumerate()
+        .fold((0, 0), |(may, space), (i, &b)| {
+            (
+                may | u64::from(MAY_BE_SPACE[usize::from(b)]) << i,
+                space | u64::from(b == b' ') << i,
+            )
+        })
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn space_masks_sse2(window: &[u8; WINDOW]) -> (u64, u64) {
+    use super::kernel::sse2::{in_range, splat};
+    use std::arch::x86_64::*;
+    (0..WINDOW / 16).fold((0, 0), |(may, space), lane| {
+        // SAFETY: the load reads bytes `16 * lane .. 16 * lane + 16` of `window`.
+        let v = unsafe { _mm_loadu_si128(window.as_ptr().add(lane * 16).cast()) };
+        let is_space = _mm_cmpeq_epi8(v, splat(b' '));
+        let ascii = _mm_or_si128(is_space, in_range(v, b'\t', 5));
+        let lead = _mm_or_si128(_mm_cmpeq_epi8(v, splat(0xC2)), in_range(v, 0xE1, 3));
+        let bits = |x: __m128i| (_mm_movemask_epi8(x) as u32 as u64) << (lane * 16);
+        (
+            may | bits(_mm_or_si128(ascii, lead)),
+            space | bits(is_space),
+        )
+    })
+}
 
 /// What separates the next word from the text written so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -100,45 +154,67 @@ impl<'a> TextSink<'a> {
     }
 
     /// Writes the words of `text`, whitespace runs collapsed, in spans of
-    /// words separated by single spaces. Word bytes are skipped with a table
-    /// lookup; only characters whose UTF-8 lead byte a Unicode space has
-    /// (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000: `C2`, `E1`, `E2`,
-    /// `E3`) are decoded, so Cyrillic, Greek or most CJK text never is.
+    /// words separated by single spaces. The text is classified 64 bytes at
+    /// a time ([`space_masks`]); only the bytes that may be whitespace are
+    /// looked at, and of those not a single `' '` between two bytes that
+    /// cannot be: it stays inside the span written at once, so collapsed
+    /// text costs no branch per word. Only characters whose UTF-8 lead byte
+    /// a Unicode space has (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000:
+    /// `C2`, `E1`, `E2`, `E3`) are decoded, so Cyrillic, Greek or most CJK
+    /// text never is.
     fn append_plain(&mut self, text: &str) {
         let bytes = text.as_bytes();
         let mut word_start = 0;
-        let mut pos = 0;
-        while let Some(skip) = bytes
-            .get(pos..)
-            .and_then(|rest| rest.iter().position(|&b| MAY_BE_SPACE[usize::from(b)]))
-        {
-            pos += skip;
-            let (space, width) = match bytes.get(pos) {
-                // A single space between two words stays inside the span
-                // written at once: whitespace already collapsed costs nothing.
-                Some(b' ')
-                    if pos > word_start
-                        && bytes
-                            .get(pos + 1)
-                            .is_some_and(|&n| !MAY_BE_SPACE[usize::from(n)]) =>
-                {
-                    (false, 1)
-                }
-                Some(&b) if b.is_ascii() => (true, 1),
-                _ => {
-                    let c = text
-                        .get(pos..)
-                        .and_then(|t| t.chars().next())
-                        .unwrap_or(' ');
-                    (c.is_whitespace(), c.len_utf8())
+        for (index, chunk) in bytes.chunks(WINDOW).enumerate() {
+            let base = index * WINDOW;
+            let mut padded = [0u8; WINDOW];
+            let window = match chunk.first_chunk::<WINDOW>() {
+                Some(window) => window,
+                None => {
+                    padded.iter_mut().zip(chunk).for_each(|(p, &b)| *p = b);
+                    &padded
                 }
             };
-            if space {
-                self.word(text.get(word_start..pos).unwrap_or_default());
-                self.separate(Pending::Space);
-                word_start = pos + width;
+            let (may, space) = space_masks(window);
+            // A `' '` with no possible whitespace on either side, known
+            // within the window (its first and last byte are looked at).
+            let inner = !(1 | 1 << (chunk.len() - 1));
+            let single = space & !(may << 1) & !(may >> 1) & inner;
+            let mut candidates = may & !single;
+            while candidates != 0 {
+                let pos = base + candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                if pos < word_start {
+                    continue; // inside whitespace already read
+                }
+                let (is_space, width) = match bytes.get(pos) {
+                    // Between two words: stays in the span.
+                    Some(b' ')
+                        if pos > word_start
+                            && bytes.get(pos + 1).is_some_and(|&n| !may_be_space(n)) =>
+                    {
+                        (false, 1)
+                    }
+                    Some(&b) if b.is_ascii() => (true, 1),
+                    _ => {
+                        let c = text
+                            .get(pos..)
+                            .and_then(|t| t.chars().next())
+                            .unwrap_or(' ');
+                        (c.is_whitespace(), c.len_utf8())
+                    }
+                };
+                if is_space {
+                    self.word(text.get(word_start..pos).unwrap_or_default());
+                    self.separate(Pending::Space);
+                    word_start = pos + width;
+                    // Spaces after a multi-byte space follow a byte that
+                    // cannot be whitespace, so they may not be candidates.
+                    while bytes.get(word_start) == Some(&b' ') {
+                        word_start += 1;
+                    }
+                }
             }
-            pos += width;
         }
         self.word(text.get(word_start..).unwrap_or_default());
     }
@@ -163,9 +239,31 @@ impl<'a> TextSink<'a> {
     }
 }
 
+/// Whether `b` may be or start whitespace ([`MAY_BE_SPACE`]).
+fn may_be_space(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ' | 0xC2 | 0xE1..=0xE3)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn space_masks_equal_scalar(window in proptest::collection::vec(any::<u8>(), WINDOW)) {
+            let window: &[u8; WINDOW] = bytemuck::from_bytes(&window);
+            prop_assert_eq!(space_masks(window), space_masks_scalar(window));
+        }
+
+        #[test]
+        fn collapses_as_a_byte_loop_would(text in "([a-z]{1,5}|[ \t\n\u{a0}\u{85}\u{3000}\u{2003}\u{feff}é中]){0,120}") {
+            let (mut out, mut buf) = (String::new(), String::new());
+            TextSink::new(&mut out, &mut buf).append_plain(&text);
+            let words: Vec<&str> = text.split(char::is_whitespace).filter(|w| !w.is_empty()).collect();
+            prop_assert_eq!(out, words.join(" "));
+        }
+    }
 
     fn text(html: &str, drop_links: bool) -> String {
         let links = if drop_links {
