@@ -76,24 +76,32 @@ const TRUSTED_SHARE: f64 = 0.25;
 const SCALE_ONE: u64 = 16;
 
 /// Chooses the main-content lines and appends their text to `sink`.
-pub(super) fn extract(scratch: &mut Scratch, html: &str, sink: &mut TextSink) -> Option<Selection> {
+/// `parts` is a buffer reused from page to page.
+pub(super) fn extract(
+    scratch: &mut Scratch,
+    parts: &mut Vec<Parts>,
+    html: &str,
+    sink: &mut TextSink,
+) -> Option<Selection> {
     let scale = code_scale(&scratch.lines);
     let one = SCALE_ONE as u32;
     scratch.profile(|l| (l.content.saturating_mul(one), l.code.saturating_mul(scale)));
     let lines = &scratch.lines;
     let regions = &scratch.regions;
+    parts.clear();
+    parts.extend(lines.iter().map(Parts::of));
     let costs = Costs {
         code: CODE_COST * f64::from(scale) / f64::from(one),
         link: LINK_COST,
     };
-    let Some(article) = Reading::best(lines, regions, costs) else {
+    let Some(article) = Reading::best(parts, regions, costs) else {
         // No positive region: a page of a few words under its markup.
         let strong = |l: &Line| l.furniture == Some(Cue::Strong);
         append_runs(html, lines, strong, sink);
         return None;
     };
     let listing = Reading::best(
-        lines,
+        parts,
         regions,
         Costs {
             link: LISTING_LINK_COST,
@@ -145,15 +153,15 @@ impl Reading {
     /// trust: weak marks that take away most of the page's best text
     /// misled; so did strong ones that leave no text of worth (forums whose
     /// posts are marked as comments). `None` without regions.
-    fn best(lines: &[Line], regions: &[Region], costs: Costs) -> Option<Reading> {
-        let all = best_chain(lines, regions, |l| value(l, costs, |_| true))?;
-        let strong = best_chain(lines, regions, |l| value(l, costs, |c| c == Cue::Strong))?;
+    fn best(parts: &[Parts], regions: &[Region], costs: Costs) -> Option<Reading> {
+        let all = best_chain(parts, regions, costs, Trust::All)?;
+        let strong = best_chain(parts, regions, costs, Trust::Strong)?;
         let trust_weak = all.value >= TRUSTED_SHARE * strong.value;
         let trust_strong = strong.value > 0.0;
         let chain = match (trust_strong, trust_weak) {
             (true, true) => all,
             (true, false) => strong,
-            (false, _) => best_chain(lines, regions, |l| value(l, costs, |_| false))?,
+            (false, _) => best_chain(parts, regions, costs, Trust::None)?,
         };
         let span = (regions.get(chain.lo)?.first, regions.get(chain.hi)?.last);
         Some(Reading {
@@ -206,21 +214,62 @@ fn code_scale(lines: &[Line]) -> u32 {
     scale.clamp(1, SCALE_ONE) as u32
 }
 
-/// A line's value: its non-link text minus the cost of its markup and
-/// links. The text of furniture lines whose cue is `trusted` is worth nothing.
-fn value(line: &Line, costs: Costs, trusted: impl Fn(Cue) -> bool) -> f64 {
-    let text = if line.furniture.is_some_and(trusted) {
-        0.0
-    } else {
-        f64::from(line.content.saturating_sub(line.link))
-    };
-    let markup = costs.code * f64::from(line.code);
-    if line.link == 0 {
-        return text - markup; // most lines: no division
+/// The parts of a line's value that do not depend on the costs, worked out
+/// once per page: a page is valued under two costs and up to three trusts.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Parts {
+    /// Non-link text characters.
+    text: f64,
+    /// Markup bytes.
+    code: f64,
+    /// Anchor-text characters times the square of the link density.
+    links: f64,
+    /// The furniture mark: 0 none, 1 weak, 2 strong ([`Trust::keeps`]).
+    mark: usize,
+}
+
+impl Parts {
+    fn of(line: &Line) -> Parts {
+        let link = f64::from(line.link);
+        let density = link / f64::from(line.content.max(1));
+        Parts {
+            text: f64::from(line.content.saturating_sub(line.link)),
+            code: f64::from(line.code),
+            links: link * density * density,
+            mark: match line.furniture {
+                None => 0,
+                Some(Cue::Weak) => 1,
+                Some(Cue::Strong) => 2,
+            },
+        }
     }
-    let link = f64::from(line.link);
-    let density = link / f64::from(line.content.max(1));
-    text - markup - costs.link * link * density * density
+}
+
+/// Which furniture marks a valuation trusts.
+#[derive(Clone, Copy)]
+enum Trust {
+    All,
+    Strong,
+    None,
+}
+
+impl Trust {
+    /// How much of a line's text counts, by its [`Parts::mark`]: the text
+    /// of trusted furniture is worth nothing.
+    fn keeps(self) -> [f64; 3] {
+        match self {
+            Trust::All => [1.0, 0.0, 0.0],
+            Trust::Strong => [1.0, 1.0, 0.0],
+            Trust::None => [1.0, 1.0, 1.0],
+        }
+    }
+}
+
+/// A line's value: its non-link text minus the cost of its markup and
+/// links, without a branch (lines come in no predictable order of kinds).
+fn value(parts: &Parts, costs: Costs, keeps: &[f64; 3]) -> f64 {
+    let kept = keeps.get(parts.mark).copied().unwrap_or(1.0);
+    parts.text * kept - costs.code * parts.code - costs.link * parts.links
 }
 
 /// A run of consecutive regions (inclusive indices) and its value.
@@ -234,13 +283,14 @@ struct Chain {
 /// The run of consecutive regions with the largest total value of their
 /// lines and the lines between them (the first on ties); `None` without
 /// regions.
-fn best_chain(lines: &[Line], regions: &[Region], value: impl Fn(&Line) -> f64) -> Option<Chain> {
+fn best_chain(parts: &[Parts], regions: &[Region], costs: Costs, trust: Trust) -> Option<Chain> {
+    let keeps = trust.keeps();
     let sum = |from: usize, to: usize| -> f64 {
-        lines
+        parts
             .get(from..to)
             .unwrap_or_default()
             .iter()
-            .map(&value)
+            .map(|p| value(p, costs, &keeps))
             .sum()
     };
     let mut best: Option<(f64, usize, usize)> = None;

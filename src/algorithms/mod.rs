@@ -216,6 +216,8 @@ pub struct Extractor {
     text: String,
     entities: String,
     elements: elements::Scratch,
+    /// AdDANAg+'s per-line values.
+    parts: Vec<addanag_plus::Parts>,
 }
 
 impl Extractor {
@@ -229,6 +231,7 @@ impl Extractor {
             text: String::new(),
             entities: String::new(),
             elements: elements::Scratch::default(),
+            parts: Vec::new(),
         }
     }
 
@@ -284,7 +287,9 @@ impl Extractor {
                 }
                 selection
             }
-            Choice::Chain => addanag_plus::extract(&mut self.scratch, html, &mut text),
+            Choice::Chain => {
+                addanag_plus::extract(&mut self.scratch, &mut self.parts, html, &mut text)
+            }
         };
         Extraction {
             title: &self.title,
