@@ -15,6 +15,7 @@
 //! is a small state machine over the tags the pass parses anyway
 //! ([`Tracker`]): no lookahead, no DOM, linear in the page.
 
+use super::names::{self, Key, Table, WINDOW};
 use super::tags::{Block, Markup, Tag, TagClass};
 
 /// What is removed before counting.
@@ -204,7 +205,7 @@ const ROLES: &[&[u8]] = &[b"navigation", b"contentinfo", b"menu", b"menubar"];
 
 /// What one part of a class or id says (parts are separated by `-` and
 /// `_`, so `comment-list` has the part `comment` but `commentary` has not).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Word {
     /// A comment thread.
     Comments,
@@ -216,33 +217,165 @@ enum Word {
     NotAName,
 }
 
-/// Classifies one class/id part (any case) with a `match` on its lowercase
-/// bytes: this runs for every class of every block tag.
-fn word(part: &[u8]) -> Option<Word> {
-    let mut buf = [0u8; 16];
-    Some(match lowercase(part, &mut buf)? {
-        b"comment" | b"comments" | b"commentlist" | b"respond" | b"disqus" => Word::Comments,
-        b"nav" | b"navbar" | b"navigation" | b"menu" | b"breadcrumb" | b"breadcrumbs"
-        | b"sidebar" | b"share" | b"sharing" | b"sharedaddy" | b"social" | b"related"
-        | b"recommended" | b"outbrain" | b"taboola" | b"footer" | b"copyright" | b"ad" | b"ads"
-        | b"advert" | b"advertisement" | b"sponsored" | b"promo" | b"newsletter" | b"subscribe"
-        | b"toc" | b"pagination" | b"pager" | b"search" | b"login" | b"signup" | b"masthead"
-        | b"topbar" | b"toolbar" | b"tags" | b"tagcloud" | b"author" | b"byline" | b"sponsor"
-        | b"partners" | b"rating" | b"print" | b"skip" | b"cookie" | b"cookies" | b"consent"
-        | b"popup" | b"modal" => Word::Furniture,
-        b"has" | b"with" | b"no" | b"is" | b"and" | b"w" | b"show" | b"hide" | b"enable"
-        | b"under" | b"above" | b"below" | b"after" | b"before" | b"enabled" | b"open"
-        | b"active" | b"visible" | b"fixed" | b"sticky" | b"l" | b"layout" | b"wrap"
-        | b"content" | b"main" | b"body" | b"page" | b"template" | b"col" | b"column" | b"grid" => {
-            Word::NotAName
-        }
-        _ => return None,
-    })
-}
+/// The words of class/id parts that mean something, in lowercase.
+const WORDS: &[(&[u8], Option<Word>)] = {
+    use Word::{Comments, Furniture, NotAName};
+    &[
+        (b"comment", Some(Comments)),
+        (b"comments", Some(Comments)),
+        (b"commentlist", Some(Comments)),
+        (b"respond", Some(Comments)),
+        (b"disqus", Some(Comments)),
+        (b"nav", Some(Furniture)),
+        (b"navbar", Some(Furniture)),
+        (b"navigation", Some(Furniture)),
+        (b"menu", Some(Furniture)),
+        (b"breadcrumb", Some(Furniture)),
+        (b"breadcrumbs", Some(Furniture)),
+        (b"sidebar", Some(Furniture)),
+        (b"share", Some(Furniture)),
+        (b"sharing", Some(Furniture)),
+        (b"sharedaddy", Some(Furniture)),
+        (b"social", Some(Furniture)),
+        (b"related", Some(Furniture)),
+        (b"recommended", Some(Furniture)),
+        (b"outbrain", Some(Furniture)),
+        (b"taboola", Some(Furniture)),
+        (b"footer", Some(Furniture)),
+        (b"copyright", Some(Furniture)),
+        (b"ad", Some(Furniture)),
+        (b"ads", Some(Furniture)),
+        (b"advert", Some(Furniture)),
+        (b"advertisement", Some(Furniture)),
+        (b"sponsored", Some(Furniture)),
+        (b"promo", Some(Furniture)),
+        (b"newsletter", Some(Furniture)),
+        (b"subscribe", Some(Furniture)),
+        (b"toc", Some(Furniture)),
+        (b"pagination", Some(Furniture)),
+        (b"pager", Some(Furniture)),
+        (b"search", Some(Furniture)),
+        (b"login", Some(Furniture)),
+        (b"signup", Some(Furniture)),
+        (b"masthead", Some(Furniture)),
+        (b"topbar", Some(Furniture)),
+        (b"toolbar", Some(Furniture)),
+        (b"tags", Some(Furniture)),
+        (b"tagcloud", Some(Furniture)),
+        (b"author", Some(Furniture)),
+        (b"byline", Some(Furniture)),
+        (b"sponsor", Some(Furniture)),
+        (b"partners", Some(Furniture)),
+        (b"rating", Some(Furniture)),
+        (b"print", Some(Furniture)),
+        (b"skip", Some(Furniture)),
+        (b"cookie", Some(Furniture)),
+        (b"cookies", Some(Furniture)),
+        (b"consent", Some(Furniture)),
+        (b"popup", Some(Furniture)),
+        (b"modal", Some(Furniture)),
+        (b"has", Some(NotAName)),
+        (b"with", Some(NotAName)),
+        (b"no", Some(NotAName)),
+        (b"is", Some(NotAName)),
+        (b"and", Some(NotAName)),
+        (b"w", Some(NotAName)),
+        (b"show", Some(NotAName)),
+        (b"hide", Some(NotAName)),
+        (b"enable", Some(NotAName)),
+        (b"under", Some(NotAName)),
+        (b"above", Some(NotAName)),
+        (b"below", Some(NotAName)),
+        (b"after", Some(NotAName)),
+        (b"before", Some(NotAName)),
+        (b"enabled", Some(NotAName)),
+        (b"open", Some(NotAName)),
+        (b"active", Some(NotAName)),
+        (b"visible", Some(NotAName)),
+        (b"fixed", Some(NotAName)),
+        (b"sticky", Some(NotAName)),
+        (b"l", Some(NotAName)),
+        (b"layout", Some(NotAName)),
+        (b"wrap", Some(NotAName)),
+        (b"content", Some(NotAName)),
+        (b"main", Some(NotAName)),
+        (b"body", Some(NotAName)),
+        (b"page", Some(NotAName)),
+        (b"template", Some(NotAName)),
+        (b"col", Some(NotAName)),
+        (b"column", Some(NotAName)),
+        (b"grid", Some(NotAName)),
+    ]
+};
+
+/// [`WORDS`] by key. The multiplier gives each word a slot of its own.
+static WORD_TABLE: Table<Option<Word>, 256> = Table::new(WORDS, None, 0x77f7_4f21_75a3_7f87);
 
 /// The bytes [`names_cue`] stops at: whitespace, part separators and
 /// utility-class characters.
 static SEPARATES: [bool; 256] = super::byte_set(b" \t\n\r\x0C-_[:/.(");
+
+/// The part `rest` starts with: its length (to the next separator or the
+/// end) and its word key (0 for parts of 16 bytes or more, which are no
+/// word). The end of a value reads as a space, as the window's padding.
+#[inline]
+fn read_part(rest: &[u8]) -> (usize, Key) {
+    let window = names::window(rest, b' ');
+    let len = (separators(&window) | 1 << WINDOW).trailing_zeros() as usize;
+    if len >= WINDOW {
+        let more = rest
+            .get(WINDOW..)
+            .unwrap_or_default()
+            .iter()
+            .position(|&b| SEPARATES[usize::from(b)])
+            .unwrap_or(rest.len().saturating_sub(WINDOW));
+        return (WINDOW + more, 0);
+    }
+    (len, names::key(&window, len))
+}
+
+/// Bit `i` set when `window[i]` is in [`SEPARATES`].
+#[inline]
+fn separators(window: &[u8; WINDOW]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe { separators_sse2(window) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        separators_scalar(window)
+    }
+}
+
+/// [`separators`] one byte at a time: the definition.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn separators_scalar(window: &[u8; WINDOW]) -> u32 {
+    window.iter().enumerate().fold(0, |mask, (i, &b)| {
+        mask | u32::from(SEPARATES[usize::from(b)]) << i
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn separators_sse2(window: &[u8; WINDOW]) -> u32 {
+    use super::kernel::sse2::{in_range, splat};
+    use std::arch::x86_64::*;
+    // SAFETY: the load reads exactly the 16 bytes of `window`.
+    let v = unsafe { _mm_loadu_si128(window.as_ptr().cast()) };
+    let eq = |b: u8| _mm_cmpeq_epi8(v, splat(b));
+    // Tab and LF, FF and CR, space; `-` `.` `/`; `(` `:` `[` `_`.
+    let space = _mm_or_si128(
+        _mm_or_si128(in_range(v, b'\t', 2), in_range(v, 0x0C, 2)),
+        eq(b' '),
+    );
+    let punct = _mm_or_si128(
+        _mm_or_si128(in_range(v, b'-', 3), eq(b'(')),
+        _mm_or_si128(_mm_or_si128(eq(b':'), eq(b'[')), eq(b'_')),
+    );
+    _mm_movemask_epi8(_mm_or_si128(space, punct)) as u32
+}
 
 /// The cue of a `class` or `id` value: the strongest of its
 /// whitespace-separated tokens'. A token's cue is the strongest of its parts'
@@ -263,14 +396,12 @@ fn names_cue(value: &[u8]) -> Option<Cue> {
     }
     let mut cue = None;
     let mut token = Token::Open(None);
-    let mut part = 0; // start of the current part
     let mut from = 0;
     while from <= value.len() {
-        // Only separators and utility characters matter: jump to the next.
-        let i = value
-            .get(from..)
-            .and_then(|rest| rest.iter().position(|&b| SEPARATES[usize::from(b)]))
-            .map_or(value.len(), |at| from + at);
+        // Only separators and utility characters matter: jump to the next,
+        // reading the part before it as a word key on the way.
+        let (len, key) = read_part(value.get(from..).unwrap_or_default());
+        let i = from + len;
         from = i + 1;
         let b = value.get(i).copied().unwrap_or(b' ');
         let Token::Open(so_far) = token else {
@@ -279,14 +410,13 @@ fn names_cue(value: &[u8]) -> Option<Cue> {
                     cue = strongest(cue, c);
                 }
                 token = Token::Open(None);
-                part = i + 1;
             }
             continue;
         };
         match b {
             b'[' | b':' | b'/' | b'.' | b'(' => token = Token::Void,
             b'-' | b'_' | b' ' | b'\t' | b'\n' | b'\r' | 0x0C => {
-                let read = match word(value.get(part..i).unwrap_or_default()) {
+                let read = match WORD_TABLE.get(key) {
                     Some(Word::NotAName) => Token::Void,
                     Some(Word::Comments) => Token::Open(Some(Cue::Strong)),
                     Some(Word::Furniture) => Token::Open(strongest(so_far, Some(Cue::Weak))),
@@ -303,7 +433,6 @@ fn names_cue(value: &[u8]) -> Option<Cue> {
                     Token::Void if b.is_ascii_whitespace() => Token::Open(None),
                     read => read,
                 };
-                part = i + 1;
             }
             _ => {}
         }
@@ -411,6 +540,32 @@ fn attributes(tag: &[u8]) -> impl Iterator<Item = (Attribute, &[u8])> {
 mod tests {
     use super::*;
     use crate::density::tags;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn separator_masks_equal_scalar(window in proptest::array::uniform16(any::<u8>())) {
+            prop_assert_eq!(separators(&window), separators_scalar(&window));
+        }
+    }
+
+    #[test]
+    fn every_word_is_read_in_any_case_and_only_whole() {
+        for &(word, meaning) in WORDS {
+            let upper = word.to_ascii_uppercase();
+            for spelling in [word, &upper[..]] {
+                let (len, key) = read_part(spelling);
+                assert_eq!((len, WORD_TABLE.get(key)), (word.len(), meaning));
+                let value = [spelling, b"-x"].concat();
+                assert_eq!(WORD_TABLE.get(read_part(&value).1), meaning);
+                let longer = [spelling, b"x"].concat();
+                assert_eq!(WORD_TABLE.get(read_part(&longer).1), None);
+            }
+        }
+        let long = b"comment_with_a_long_name";
+        assert_eq!(read_part(&long[..]).0, 7);
+        assert_eq!(read_part(b"commentswithoutanyseparators"), (28, 0));
+    }
 
     fn furniture(tag: &str) -> Option<Cue> {
         match tags::parse(tag.as_bytes(), 0, Cleaning::Furniture)?.markup {

@@ -13,6 +13,7 @@
 
 pub mod cleaning;
 pub mod kernel;
+mod names;
 pub mod regions;
 pub mod scan;
 pub mod tags;

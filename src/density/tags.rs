@@ -9,6 +9,7 @@
 //! the content and code columns).
 
 use super::cleaning::Cleaning;
+use super::names::{self, Key, Table, WINDOW};
 use memchr::{memchr, memmem::Finder};
 use std::sync::LazyLock;
 
@@ -207,18 +208,13 @@ fn tag_end(html: &[u8], from: usize) -> usize {
         .map_or(html.len(), |i| from + i + 1)
 }
 
-/// An element name: its length, and its bytes ASCII-lowercased and packed
-/// little-endian into an integer (zero past the name), so that it is looked
-/// up with one multiply and one compare. Names of 16 bytes or more, which no
-/// class is given to, have key 0.
+/// An element name: its length, and its [`names::Key`] (0 for names of
+/// 16 bytes or more, which no class is given to).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Name {
     len: usize,
-    key: u128,
+    key: Key,
 }
-
-/// Window of bytes an element name is read in at once.
-const WINDOW: usize = 16;
 
 /// Element-name bytes: ASCII letters, digits, `-` and `:`.
 static NAME_BYTE: [bool; 256] =
@@ -228,16 +224,9 @@ static NAME_BYTE: [bool; 256] =
 /// a 16-byte window with one mask, not a loop: loops that stop after a
 /// few bytes of varying length are branch mispredictions, one per tag.
 fn read_name(bytes: &[u8]) -> Name {
-    let mut padded = [0u8; WINDOW];
-    let window = match bytes.first_chunk::<WINDOW>() {
-        Some(window) => window,
-        None => {
-            padded.iter_mut().zip(bytes).for_each(|(p, &b)| *p = b);
-            &padded
-        }
-    };
+    let window = names::window(bytes, 0);
     // Bits past the window are clear, so `len <= WINDOW`.
-    let len = (!name_bytes(window)).trailing_zeros() as usize;
+    let len = (!name_bytes(&window)).trailing_zeros() as usize;
     if len >= WINDOW {
         let rest = bytes.get(WINDOW..).unwrap_or_default();
         let more = rest
@@ -249,12 +238,9 @@ fn read_name(bytes: &[u8]) -> Name {
             key: 0,
         };
     }
-    // `| 0x20` lowercases ASCII letters and leaves digits, `-` and `:` as
-    // they are; bytes past the name are masked off.
-    let lowered = u128::from_le_bytes(*window) | u128::from_le_bytes([0x20; WINDOW]);
     Name {
         len,
-        key: lowered & ((1u128 << (8 * len)) - 1),
+        key: names::key(&window, len),
     }
 }
 
@@ -294,17 +280,6 @@ fn name_bytes_sse2(window: &[u8; WINDOW]) -> u32 {
     let dash = _mm_cmpeq_epi8(v, splat(b'-'));
     let name = _mm_or_si128(_mm_or_si128(letter, digit_or_colon), dash);
     _mm_movemask_epi8(name) as u32
-}
-
-/// Byte `i` of `name` at byte `i` of an integer, as [`Name::key`].
-const fn name_key(name: &[u8]) -> u128 {
-    let mut key = 0u128;
-    let mut i = 0;
-    while i < name.len() {
-        key |= (name[i] as u128) << (8 * i);
-        i += 1;
-    }
-    key
 }
 
 /// The element names given a class other than [`TagClass::Inline`].
@@ -377,34 +352,8 @@ const NAMES: &[(&[u8], TagClass)] = {
     ]
 };
 
-/// Slots of the [`CLASSES`] table: `2^SLOT_BITS`.
-const SLOT_BITS: u32 = 8;
-/// A multiplier that sends every name of [`NAMES`] to a slot of its own
-/// (found by trying random odd numbers; the table's construction checks it).
-const MULTIPLIER: u64 = 0xe512_01c6_c562_ad4f;
-
-const fn slot(key: u128) -> usize {
-    let folded = (key as u64) ^ ((key >> 64) as u64);
-    (folded.wrapping_mul(MULTIPLIER) >> (64 - SLOT_BITS)) as usize
-}
-
-/// [`NAMES`] by [`slot`]: a perfect hash table, so a lookup is one probe.
-/// Empty slots hold key 0, which no name has, and [`TagClass::Inline`].
-static CLASSES: [(u128, TagClass); 1 << SLOT_BITS] = {
-    let mut table = [(0u128, TagClass::Inline); 1 << SLOT_BITS];
-    let mut i = 0;
-    while i < NAMES.len() {
-        let key = name_key(NAMES[i].0);
-        let slot = slot(key);
-        assert!(
-            table[slot].0 == 0,
-            "two element names share a slot: choose another MULTIPLIER"
-        );
-        table[slot] = (key, NAMES[i].1);
-        i += 1;
-    }
-    table
-};
+/// [`NAMES`] by key. The multiplier gives each name a slot of its own.
+static CLASSES: Table<TagClass, 256> = Table::new(NAMES, TagClass::Inline, 0xe512_01c6_c562_ad4f);
 
 /// Finds the end of a dropped element whose opening tag ends at `open_end`.
 fn skip_element(html: &[u8], open_end: usize, name: &[u8], kind: SkipKind) -> Tag {
@@ -445,11 +394,8 @@ fn find_closing(html: &[u8], from: usize, name: &[u8]) -> Option<(usize, usize)>
 
 /// Classifies an element name by its [`Name::key`].
 #[inline]
-fn classify(key: u128) -> TagClass {
-    match CLASSES.get(slot(key)) {
-        Some(&(k, class)) if k == key => class,
-        _ => TagClass::Inline,
-    }
+fn classify(key: Key) -> TagClass {
+    CLASSES.get(key)
 }
 
 #[cfg(test)]
@@ -469,7 +415,7 @@ mod tests {
             let read = read_name(bytes.as_bytes());
             prop_assert_eq!(read.len, name.len());
             let lower = name.to_ascii_lowercase();
-            let key = if name.len() < WINDOW { name_key(lower.as_bytes()) } else { 0 };
+            let key = names::key(&names::window(lower.as_bytes(), 0), name.len());
             prop_assert_eq!(read.key, key);
         }
     }
