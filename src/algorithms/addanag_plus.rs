@@ -100,16 +100,24 @@ pub(super) fn extract(
         append_runs(html, lines, strong, sink);
         return None;
     };
-    let listing = Reading::best(
-        parts,
-        regions,
-        Costs {
-            link: LISTING_LINK_COST,
-            ..costs
-        },
-    );
+    // A listing reading gives at most the page's text: when the article
+    // reading gives its share of that, the listing cannot win and is not read.
+    let article_text = article.text(lines);
+    let page_text: u64 = lines.iter().map(|l| u64::from(l.content)).sum();
+    let listing = if article_text < LISTING_SHARE * page_text as f64 {
+        Reading::best(
+            parts,
+            regions,
+            Costs {
+                link: LISTING_LINK_COST,
+                ..costs
+            },
+        )
+    } else {
+        None
+    };
     let reading = match listing {
-        Some(listing) if article.text(lines) < LISTING_SHARE * listing.text(lines) => listing,
+        Some(listing) if article_text < LISTING_SHARE * listing.text(lines) => listing,
         _ => article,
     };
     let Chain { lo, hi, .. } = reading.chain;
