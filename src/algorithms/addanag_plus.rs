@@ -83,7 +83,10 @@ pub(super) fn extract(
     html: &str,
     sink: &mut TextSink,
 ) -> Option<Selection> {
-    let scale = code_scale(&scratch.lines);
+    let (page_text, page_code) = scratch.lines.iter().fold((0u64, 0u64), |(t, c), l| {
+        (t + u64::from(l.content), c + u64::from(l.code))
+    });
+    let scale = code_scale(page_text, page_code);
     let one = SCALE_ONE as u32;
     scratch.profile(|l| (l.content.saturating_mul(one), l.code.saturating_mul(scale)));
     let lines = &scratch.lines;
@@ -103,7 +106,6 @@ pub(super) fn extract(
     // A listing reading gives at most the page's text: when the article
     // reading gives its share of that, the listing cannot win and is not read.
     let article_text = article.text(lines);
-    let page_text: u64 = lines.iter().map(|l| u64::from(l.content)).sum();
     let listing = if article_text < LISTING_SHARE * page_text as f64 {
         Reading::best(
             parts,
@@ -210,12 +212,10 @@ fn append_runs(html: &str, lines: &[Line], marked: impl FnMut(&Line) -> bool, si
     }
 }
 
-/// The code column's scale, in `1 / SCALE_ONE`: 1 unless the page has more
-/// than [`MAX_CODE_PER_CHAR`] markup bytes per text character.
-fn code_scale(lines: &[Line]) -> u32 {
-    let (text, code) = lines.iter().fold((0u64, 0u64), |(t, c), l| {
-        (t + u64::from(l.content), c + u64::from(l.code))
-    });
+/// The code column's scale, in `1 / SCALE_ONE`, for a page of `text`
+/// characters and `code` markup bytes: 1 unless it has more than
+/// [`MAX_CODE_PER_CHAR`] markup bytes per text character.
+fn code_scale(text: u64, code: u64) -> u32 {
     let scale = (MAX_CODE_PER_CHAR * SCALE_ONE * text)
         .checked_div(code)
         .unwrap_or(SCALE_ONE);

@@ -313,6 +313,7 @@ static WORD_TABLE: Table<Option<Word>, 256> = Table::new(WORDS, None, 0x77f7_4f2
 
 /// The bytes [`names_cue`] stops at: whitespace, part separators and
 /// utility-class characters.
+#[cfg(any(test, not(target_arch = "x86_64")))]
 static SEPARATES: [bool; 256] = super::byte_set(b" \t\n\r\x0C-_[:/.(");
 
 /// The part `rest` starts with: its length (to the next separator or the
@@ -320,18 +321,7 @@ static SEPARATES: [bool; 256] = super::byte_set(b" \t\n\r\x0C-_[:/.(");
 /// word). The end of a value reads as a space, as the window's padding.
 #[inline]
 fn read_part(rest: &[u8]) -> (usize, Key) {
-    let window = names::window(rest, b' ');
-    let len = (separators(&window) | 1 << WINDOW).trailing_zeros() as usize;
-    if len >= WINDOW {
-        let more = rest
-            .get(WINDOW..)
-            .unwrap_or_default()
-            .iter()
-            .position(|&b| SEPARATES[usize::from(b)])
-            .unwrap_or(rest.len().saturating_sub(WINDOW));
-        return (WINDOW + more, 0);
-    }
-    (len, names::key(&window, len))
+    names::read(rest, b' ', separators)
 }
 
 /// Bit `i` set when `window[i]` is in [`SEPARATES`].

@@ -24,7 +24,7 @@ pub(super) const WINDOW: usize = 16;
 /// The key of the first `len` bytes of `window`, lowercased; 0 (no name's
 /// key) when `len` is `WINDOW` or more.
 #[inline]
-pub(super) fn key(window: &[u8; WINDOW], len: usize) -> Key {
+fn key(window: &[u8; WINDOW], len: usize) -> Key {
     if len >= WINDOW {
         return 0;
     }
@@ -101,9 +101,34 @@ const fn slot(key: Key, multiplier: u64, bits: u32) -> usize {
     (folded.wrapping_mul(multiplier) >> (64 - bits)) as usize
 }
 
+/// Reads the name `bytes` starts with, up to the first byte `ends` marks in
+/// a window: its length and its key (0 for names of `WINDOW` bytes or
+/// more). `pad`, which fills windows past the input, must be a byte `ends`
+/// marks. The end is found with one mask per 16 bytes, not a byte loop:
+/// loops that stop after a varying number of bytes are branch
+/// mispredictions, one per name.
+#[inline]
+pub(super) fn read(bytes: &[u8], pad: u8, ends: impl Fn(&[u8; WINDOW]) -> u32) -> (usize, Key) {
+    let first = window(bytes, pad);
+    let len = (ends(&first) | 1 << WINDOW).trailing_zeros() as usize;
+    if len < WINDOW {
+        return (len, key(&first, len));
+    }
+    // Too long for a key: only its length is wanted.
+    let mut from = WINDOW;
+    loop {
+        let next = window(bytes.get(from..).unwrap_or_default(), pad);
+        let len = (ends(&next) | 1 << WINDOW).trailing_zeros() as usize;
+        if len < WINDOW {
+            return (from + len, 0);
+        }
+        from += WINDOW;
+    }
+}
+
 /// The first `WINDOW` bytes of `bytes`, padded with `pad` past their end.
 #[inline]
-pub(super) fn window(bytes: &[u8], pad: u8) -> [u8; WINDOW] {
+fn window(bytes: &[u8], pad: u8) -> [u8; WINDOW] {
     match bytes.first_chunk::<WINDOW>() {
         Some(window) => *window,
         None => {

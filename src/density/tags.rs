@@ -217,31 +217,15 @@ struct Name {
 }
 
 /// Element-name bytes: ASCII letters, digits, `-` and `:`.
+#[cfg(any(test, not(target_arch = "x86_64")))]
 static NAME_BYTE: [bool; 256] =
     super::byte_set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-:");
 
-/// Reads the element name `bytes` starts with. The name's end is found in
-/// a 16-byte window with one mask, not a loop: loops that stop after a
-/// few bytes of varying length are branch mispredictions, one per tag.
+/// Reads the element name `bytes` starts with (padding with 0, which is no
+/// name byte).
 fn read_name(bytes: &[u8]) -> Name {
-    let window = names::window(bytes, 0);
-    // Bits past the window are clear, so `len <= WINDOW`.
-    let len = (!name_bytes(&window)).trailing_zeros() as usize;
-    if len >= WINDOW {
-        let rest = bytes.get(WINDOW..).unwrap_or_default();
-        let more = rest
-            .iter()
-            .position(|&b| !NAME_BYTE[usize::from(b)])
-            .unwrap_or(rest.len());
-        return Name {
-            len: WINDOW + more,
-            key: 0,
-        };
-    }
-    Name {
-        len,
-        key: names::key(&window, len),
-    }
+    let (len, key) = names::read(bytes, 0, |window| !name_bytes(window));
+    Name { len, key }
 }
 
 /// Bit `i` set when `window[i]` is an element-name byte.
@@ -415,7 +399,11 @@ mod tests {
             let read = read_name(bytes.as_bytes());
             prop_assert_eq!(read.len, name.len());
             let lower = name.to_ascii_lowercase();
-            let key = names::key(&names::window(lower.as_bytes(), 0), name.len());
+            let key = if name.len() < WINDOW {
+                lower.bytes().enumerate().fold(0, |key, (i, b)| key | Key::from(b) << (8 * i))
+            } else {
+                0
+            };
             prop_assert_eq!(read.key, key);
         }
     }
