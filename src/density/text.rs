@@ -11,18 +11,11 @@ use super::scan::{LinkRule, Rules};
 use super::tags::{self, Markup, TagClass};
 use memchr::memchr;
 
-/// Bytes that are, or may start, a whitespace character: ASCII whitespace
-/// (with vertical tab) and the UTF-8 lead bytes of the Unicode spaces.
-#[cfg(any(test, not(target_arch = "x86_64")))]
-static MAY_BE_SPACE: [bool; 256] = super::byte_set(&[
-    b'\t', b'\n', 0x0B, 0x0C, b'\r', b' ', 0xC2, 0xE1, 0xE2, 0xE3,
-]);
-
 /// Window of text classified at once by [`space_masks`].
 const WINDOW: usize = 64;
 
 /// The masks of a window of text: bit `i` of the first set when byte `i`
-/// may be or start whitespace ([`MAY_BE_SPACE`]), of the second when it is
+/// may be or start whitespace ([`may_be_space`]), of the second when it is
 /// `' '`.
 #[inline]
 fn space_masks(window: &[u8; WINDOW]) -> (u64, u64) {
@@ -45,7 +38,7 @@ fn space_masks_scalar(window: &[u8; WINDOW]) -> (u64, u64) {
         .enumerate()
         .fold((0, 0), |(may, space), (i, &b)| {
             (
-                may | u64::from(MAY_BE_SPACE[usize::from(b)]) << i,
+                may | u64::from(may_be_space(b)) << i,
                 space | u64::from(b == b' ') << i,
             )
         })
@@ -239,7 +232,8 @@ impl<'a> TextSink<'a> {
     }
 }
 
-/// Whether `b` may be or start whitespace ([`MAY_BE_SPACE`]).
+/// Whether `b` is, or may start, a whitespace character: ASCII whitespace
+/// (with vertical tab) and the UTF-8 lead bytes of the Unicode spaces.
 fn may_be_space(b: u8) -> bool {
     matches!(b, b'\t'..=b'\r' | b' ' | 0xC2 | 0xE1..=0xE3)
 }
