@@ -31,7 +31,8 @@
 //! Pages whose markup outweighs their text many times over (utility-class
 //! CSS frameworks) have no positive line at all under DANAg; there the code
 //! column is scaled down so the page's text can still form regions. A page
-//! with no positive region at all (a few words) gives its whole text.
+//! whose positive regions hold no text (a few words under their markup)
+//! gives its whole text.
 //!
 //! The lines between the chosen regions are kept (subheadings, captions and
 //! short paragraphs under heavy markup) but for the furniture among them.
@@ -97,15 +98,17 @@ pub(super) fn extract(
         code: CODE_COST * f64::from(scale) / f64::from(one),
         link: LINK_COST,
     };
-    let Some(article) = Reading::best(parts, regions, costs) else {
-        // No positive region: a page of a few words under its markup.
+    let best = Reading::best(parts, regions, costs);
+    let article_text = best.as_ref().map_or(0.0, |article| article.text(lines));
+    let Some(article) = best.filter(|_| article_text > 0.0) else {
+        // No positive region with text: a page of a few words under its
+        // markup.
         let strong = |l: &Line| l.furniture == Some(Cue::Strong);
         append_runs(html, lines, strong, sink);
         return None;
     };
     // A listing reading gives at most the page's text: when the article
     // reading gives its share of that, the listing cannot win and is not read.
-    let article_text = article.text(lines);
     let listing = if article_text < LISTING_SHARE * page_text as f64 {
         Reading::best(
             parts,
@@ -466,6 +469,14 @@ mod tests {
                     <a href=\"javascript:\"><div class=\"box\"><p>abc</p><p>def</p></div></a></body></html>";
         assert_eq!(extract(Algorithm::Addanag, html), "");
         assert_eq!(extract(Algorithm::AddanagPlus, html), "abc\ndef");
+        // The one region lies on markup between the headings.
+        let img = "<img class=\"lazyload inited loaded\" data-src=\"https://example.com/a.jpg\" alt=\"a.jpg\"/>";
+        let html = format!(
+            "<body>\n<article>\n<h2>Test Case 1</h2>\n{img}\n<h2>Test Case 2</h2>\n{img}\n</article></body>"
+        );
+        assert_eq!(extract(Algorithm::Addanag, &html), "");
+        let plus = extract(Algorithm::AddanagPlus, &html);
+        assert_eq!(plus, "Test Case 1\nTest Case 2");
     }
 
     #[test]
