@@ -28,7 +28,8 @@ pub enum Cleaning {
     /// Also marks the page furniture: `<nav>`, `<aside>`, `<footer>` and
     /// elements named as furniture by `class`/`id`/`role`. `<noscript>` is
     /// read as markup (forum software serves the whole page text there)
-    /// unless it holds escaped markup.
+    /// unless it holds escaped markup; so is `<math>` (MathML formulas are
+    /// part of the text).
     Furniture,
 }
 

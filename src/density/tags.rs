@@ -4,13 +4,13 @@
 //! Both the counting pass ([`super::scan`]) and the text-out pass
 //! ([`super::text`]) call [`parse`], so the two always agree on what is markup.
 //! The parser looks only at the few bytes after `<` and then jumps to the
-//! closing `>` with `memchr`; it does not honour `>` inside quoted attribute
-//! values (rare in practice, and a mis-split only moves a few bytes between
-//! the content and code columns).
+//! closing `>` with `memchr`, over quoted attribute values as browsers do:
+//! a `>` inside one (`data-playlist="[{&quot;html&quot;:&quot;<p>…"`) would
+//! otherwise turn the rest of the value into page text.
 
 use super::cleaning::Cleaning;
 use super::names::{self, Key, Table, WINDOW};
-use memchr::{memchr, memmem::Finder};
+use memchr::{memchr, memchr3, memmem::Finder};
 use std::sync::LazyLock;
 
 /// Searchers for the ends of comments and dropped elements, built once:
@@ -71,6 +71,9 @@ pub enum SkipKind {
     /// `<noscript>`: dropped by the papers' cleaning, read as markup by
     /// [`Cleaning::Furniture`] unless it holds escaped markup.
     NoScript,
+    /// `<math>`: dropped by the papers' cleaning, read as markup by
+    /// [`Cleaning::Furniture`] (formulas are part of the text).
+    Math,
     /// Other elements whose content is not main text; when unclosed, only the
     /// tag itself is dropped.
     Other,
@@ -151,15 +154,15 @@ pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
         c if c.is_ascii_alphabetic() => {
             let read = read_name(rest);
             let name = rest.get(..read.len)?;
-            let end = tag_end(html, at + 1 + read.len);
+            let end = open_tag_end(html, at + 1 + read.len);
             let attrs = html
                 .get(at + 1 + read.len..end)
                 .is_some_and(|a| a.len() > 1);
             let class = classify(read.key);
             let self_closing = end >= 2 && html.get(end - 2) == Some(&b'/');
             match class {
-                TagClass::Skip(SkipKind::NoScript)
-                    if cleaning == Cleaning::Furniture && !holds_escaped_markup(html, end) =>
+                TagClass::Skip(kind)
+                    if cleaning == Cleaning::Furniture && read_as_markup(kind, html, end) =>
                 {
                     Some(Tag {
                         end,
@@ -189,6 +192,16 @@ pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
     }
 }
 
+/// Whether [`Cleaning::Furniture`] reads the content of a `kind` element
+/// whose opening tag ends at `end` as markup instead of dropping it.
+fn read_as_markup(kind: SkipKind, html: &[u8], end: usize) -> bool {
+    match kind {
+        SkipKind::NoScript => !holds_escaped_markup(html, end),
+        SkipKind::Math => true,
+        SkipKind::RawText | SkipKind::Title | SkipKind::Other => false,
+    }
+}
+
 /// Whether the element content starting at `from` begins with escaped
 /// markup (`&lt;`), as `<noscript>` fallbacks written for scripted pages do.
 fn holds_escaped_markup(html: &[u8], from: usize) -> bool {
@@ -206,6 +219,97 @@ fn tag_end(html: &[u8], from: usize) -> usize {
     html.get(from..)
         .and_then(|t| memchr(b'>', t))
         .map_or(html.len(), |i| from + i + 1)
+}
+
+/// One past the `>` that ends an opening tag whose attributes start at
+/// `from`, or the end of input. A `>` inside a quoted attribute value does
+/// not end the tag. Almost always the first `>` does: the quotes before it
+/// pair up, which the search for it tells on the way. Otherwise the tag is
+/// walked value by value ([`quoted_tag_end`]).
+fn open_tag_end(html: &[u8], from: usize) -> usize {
+    if html.get(from) == Some(&b'>') {
+        return from + 1;
+    }
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    let found = unsafe { first_gt_sse2(html, from) };
+    #[cfg(not(target_arch = "x86_64"))]
+    let found = None;
+    let (gt, paired) = found.unwrap_or_else(|| first_gt_scalar(html, from));
+    if paired {
+        gt.map_or(html.len(), |gt| gt + 1)
+    } else {
+        quoted_tag_end(html, from)
+    }
+}
+
+/// The first `>` at or after `from`, and whether the quotes (`"` and `'`
+/// each) before it pair up: the definition, and the vector version's
+/// fallback within 16 bytes of the end of the page.
+fn first_gt_scalar(html: &[u8], from: usize) -> (Option<usize>, bool) {
+    let rest = html.get(from..).unwrap_or_default();
+    let gt = memchr(b'>', rest);
+    let before = rest.get(..gt.unwrap_or(rest.len())).unwrap_or_default();
+    let count = |q: u8| before.iter().filter(|&&b| b == q).count();
+    let paired = count(b'"') % 2 == 0 && count(b'\'') % 2 == 0;
+    (gt.map(|i| from + i), paired)
+}
+
+/// [`first_gt_scalar`] 16 bytes at a time: the parity of a count is the
+/// parity of the XOR of the chunks' masks. `None` when no `>` comes before
+/// the last 16 bytes of the page.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn first_gt_sse2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
+    use super::kernel::sse2::splat;
+    use std::arch::x86_64::*;
+    let (mut double, mut single) = (0u32, 0u32);
+    let mut at = from;
+    loop {
+        let chunk = html.get(at..)?.first_chunk::<16>()?;
+        // SAFETY: the load reads exactly the 16 bytes of `chunk`.
+        let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) };
+        let mask = |b: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b))) as u32;
+        let gt = mask(b'>');
+        let before = gt.wrapping_sub(1) & !gt;
+        double ^= mask(b'"') & before;
+        single ^= mask(b'\'') & before;
+        if gt != 0 {
+            let paired = double.count_ones() % 2 == 0 && single.count_ones() % 2 == 0;
+            return Some((Some(at + gt.trailing_zeros() as usize), paired));
+        }
+        at += 16;
+    }
+}
+
+/// [`open_tag_end`] by walking the values: a quote opens a value only after
+/// `=`, as in HTML, and an unclosed one is taken as a stray character (the
+/// first `>` after it ends the tag), so a broken tag cannot swallow the page.
+fn quoted_tag_end(html: &[u8], from: usize) -> usize {
+    let mut at = from;
+    loop {
+        let Some(i) = html.get(at..).and_then(|t| memchr3(b'>', b'"', b'\'', t)) else {
+            return html.len();
+        };
+        let found = at + i;
+        match html.get(found) {
+            Some(&quote) if quote != b'>' && opens_value(html, from, found) => {
+                match html.get(found + 1..).and_then(|t| memchr(quote, t)) {
+                    Some(j) => at = found + 1 + j + 1,
+                    None => return tag_end(html, found),
+                }
+            }
+            Some(b'>') => return found + 1,
+            _ => at = found + 1,
+        }
+    }
+}
+
+/// Whether the quote at `html[quote]` opens an attribute value: it follows
+/// `=` (spaces between), within the attributes starting at `from`.
+fn opens_value(html: &[u8], from: usize, quote: usize) -> bool {
+    html.get(from..quote)
+        .is_some_and(|before| before.trim_ascii_end().ends_with(b"="))
 }
 
 /// An element name: its length, and its [`names::Key`] (0 for names of
@@ -277,7 +381,7 @@ const NAMES: &[(&[u8], TagClass)] = {
         (b"noscript", Skip(SkipKind::NoScript)),
         (b"template", Skip(SkipKind::Other)),
         (b"svg", Skip(SkipKind::Other)),
-        (b"math", Skip(SkipKind::Other)),
+        (b"math", Skip(SkipKind::Math)),
         (b"iframe", Skip(SkipKind::Other)),
         (b"object", Skip(SkipKind::Other)),
         (b"select", Skip(SkipKind::Other)),
@@ -388,6 +492,16 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #[cfg(target_arch = "x86_64")]
+        #[test]
+        fn gt_search_equals_scalar(html in "[a=>\"' ]{0,70}", from in 0usize..70) {
+            let html = html.as_bytes();
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            if let Some(found) = unsafe { first_gt_sse2(html, from) } {
+                prop_assert_eq!(found, first_gt_scalar(html, from));
+            }
+        }
+
         #[test]
         fn name_masks_equal_scalar(window in proptest::array::uniform16(any::<u8>())) {
             prop_assert_eq!(name_bytes(&window), name_bytes_scalar(&window));
@@ -451,6 +565,24 @@ mod tests {
     }
 
     #[test]
+    fn a_gt_inside_a_quoted_value_does_not_end_the_tag() {
+        let end = |html: &str| element(html).3;
+        // The JSON of a video player, with markup in it.
+        let tag = "<div data-list=\"[{&quot;d&quot;:&quot;<p>x<\\/p>&quot;}]\" id='a>b'>";
+        assert_eq!(end(&format!("{tag}text")), tag.len());
+        // An apostrophe in a double-quoted value: the quotes do not pair up.
+        assert_eq!(end("<img alt=\"it's > 3\" src=x>text"), 26);
+        // A quote not after `=` opens nothing; an unclosed one is a stray
+        // character: neither swallows what follows.
+        assert_eq!(end("<a b\"c>d\">text"), 7);
+        assert_eq!(end("<a href=\"x>text</a> and more"), 11);
+        // Longer than a vector chunk, and within 16 bytes of the end.
+        let long = format!("<p title=\"{}>{}\">", "a".repeat(40), "b".repeat(20));
+        assert_eq!(end(&long), long.len());
+        assert_eq!(end("<p t=\"a>b\">"), 11);
+    }
+
+    #[test]
     fn text_lt_is_not_markup() {
         assert_eq!(parse(b"< b", 0, Cleaning::Papers), None);
         assert_eq!(parse(b"<", 0, Cleaning::Papers), None);
@@ -482,6 +614,20 @@ mod tests {
             Some(Tag {
                 end: 24,
                 markup: Markup::Dropped { title }
+            })
+        );
+    }
+
+    #[test]
+    fn math_is_dropped_by_the_papers_cleaning_only() {
+        let html = b"<math><mi>x</mi><mo>=</mo><mn>2</mn></math> after";
+        assert_eq!(parse(html, 0, Cleaning::Papers).map(|t| t.end), Some(43));
+        assert_eq!(
+            parse(html, 0, Cleaning::Furniture).map(|t| t.markup),
+            Some(Markup::Element {
+                class: TagClass::Inline,
+                closing: false,
+                attrs: false
             })
         );
     }
