@@ -245,7 +245,7 @@ fn open_tag_end(html: &[u8], from: usize) -> usize {
 
 /// The first `>` at or after `from`, and whether the quotes (`"` and `'`
 /// each) before it pair up: the definition, and the vector version's
-/// fallback within 16 bytes of the end of the page.
+/// fallback within 32 bytes of the end of the page.
 fn first_gt_scalar(html: &[u8], from: usize) -> (Option<usize>, bool) {
     let rest = html.get(from..).unwrap_or_default();
     let gt = memchr(b'>', rest);
@@ -255,9 +255,10 @@ fn first_gt_scalar(html: &[u8], from: usize) -> (Option<usize>, bool) {
     (gt.map(|i| from + i), paired)
 }
 
-/// [`first_gt_scalar`] 16 bytes at a time: the parity of a count is the
-/// parity of the XOR of the chunks' masks. `None` when no `>` comes before
-/// the last 16 bytes of the page.
+/// [`first_gt_scalar`] 32 bytes at a time (most tags end within 32 bytes
+/// of their name): the parity of a count is the parity of the XOR of the
+/// chunks' masks. `None` when no `>` comes before the last 32 bytes of the
+/// page.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
 fn first_gt_sse2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
@@ -266,10 +267,16 @@ fn first_gt_sse2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
     let (mut double, mut single) = (0u32, 0u32);
     let mut at = from;
     loop {
-        let chunk = html.get(at..)?.first_chunk::<16>()?;
-        // SAFETY: the load reads exactly the 16 bytes of `chunk`.
-        let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) };
-        let mask = |b: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b))) as u32;
+        let chunk = html.get(at..)?.first_chunk::<32>()?;
+        // SAFETY: the loads read the 32 bytes of `chunk`.
+        let (lo, hi) = unsafe {
+            let p = chunk.as_ptr();
+            (_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(16).cast()))
+        };
+        let mask = |b: u8| {
+            let (lo, hi) = (_mm_cmpeq_epi8(lo, splat(b)), _mm_cmpeq_epi8(hi, splat(b)));
+            _mm_movemask_epi8(lo) as u32 | (_mm_movemask_epi8(hi) as u32) << 16
+        };
         let gt = mask(b'>');
         let before = gt.wrapping_sub(1) & !gt;
         double ^= mask(b'"') & before;
@@ -278,7 +285,7 @@ fn first_gt_sse2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
             let paired = double.count_ones() % 2 == 0 && single.count_ones() % 2 == 0;
             return Some((Some(at + gt.trailing_zeros() as usize), paired));
         }
-        at += 16;
+        at += 32;
     }
 }
 
@@ -382,6 +389,8 @@ const NAMES: &[(&[u8], TagClass)] = {
         (b"template", Skip(SkipKind::Other)),
         (b"svg", Skip(SkipKind::Other)),
         (b"math", Skip(SkipKind::Math)),
+        (b"annotation", Skip(SkipKind::Other)),
+        (b"annotation-xml", Skip(SkipKind::Other)),
         (b"iframe", Skip(SkipKind::Other)),
         (b"object", Skip(SkipKind::Other)),
         (b"select", Skip(SkipKind::Other)),
@@ -441,7 +450,7 @@ const NAMES: &[(&[u8], TagClass)] = {
 };
 
 /// [`NAMES`] by key. The multiplier gives each name a slot of its own.
-static CLASSES: Table<TagClass, 256> = Table::new(NAMES, TagClass::Inline, 0xe512_01c6_c562_ad4f);
+static CLASSES: Table<TagClass, 256> = Table::new(NAMES, TagClass::Inline, 0xc038_ab55_bc18_a7bf);
 
 /// Finds the end of a dropped element whose opening tag ends at `open_end`.
 fn skip_element(html: &[u8], open_end: usize, name: &[u8], kind: SkipKind) -> Tag {
@@ -576,7 +585,7 @@ mod tests {
         // character: neither swallows what follows.
         assert_eq!(end("<a b\"c>d\">text"), 7);
         assert_eq!(end("<a href=\"x>text</a> and more"), 11);
-        // Longer than a vector chunk, and within 16 bytes of the end.
+        // Longer than a vector chunk, and within 32 bytes of the end.
         let long = format!("<p title=\"{}>{}\">", "a".repeat(40), "b".repeat(20));
         assert_eq!(end(&long), long.len());
         assert_eq!(end("<p t=\"a>b\">"), 11);
