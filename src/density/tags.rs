@@ -639,6 +639,15 @@ mod tests {
                 attrs: false
             })
         );
+        // Its TeX annotation is never shown.
+        let tex = b"<annotation encoding=\"application/x-tex\">x=2</annotation>y";
+        assert_eq!(
+            parse(tex, 0, Cleaning::Furniture),
+            Some(Tag {
+                end: tex.len() - 1,
+                markup: Markup::Dropped { title: None }
+            })
+        );
     }
 
     #[test]
