@@ -335,16 +335,8 @@ fn separators(window: &[u8; WINDOW]) -> u32 {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        separators_scalar(window)
+        names::mask_in(window, &SEPARATES)
     }
-}
-
-/// [`separators`] one byte at a time: the definition.
-#[cfg(any(test, not(target_arch = "x86_64")))]
-fn separators_scalar(window: &[u8; WINDOW]) -> u32 {
-    window.iter().enumerate().fold(0, |mask, (i, &b)| {
-        mask | u32::from(SEPARATES[usize::from(b)]) << i
-    })
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -536,7 +528,7 @@ mod tests {
     proptest! {
         #[test]
         fn separator_masks_equal_scalar(window in proptest::array::uniform16(any::<u8>())) {
-            prop_assert_eq!(separators(&window), separators_scalar(&window));
+            prop_assert_eq!(separators(&window), names::mask_in(&window, &SEPARATES));
         }
     }
 

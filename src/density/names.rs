@@ -32,6 +32,16 @@ fn key(window: &[u8; WINDOW], len: usize) -> Key {
     lowered & ((1 << (8 * len)) - 1)
 }
 
+/// Bit `i` set when `window[i]` is in `set`: one byte at a time, the
+/// definition the SSE2 masks over a window are tested against (and what
+/// runs on targets other than x86_64).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+pub(super) fn mask_in(window: &[u8; WINDOW], set: &[bool; 256]) -> u32 {
+    window.iter().enumerate().fold(0, |mask, (i, &b)| {
+        mask | u32::from(set[usize::from(b)]) << i
+    })
+}
+
 /// The key of `name`, which must be lowercase, as a constant.
 const fn key_of(name: &[u8]) -> Key {
     let mut key = 0;

@@ -4,9 +4,9 @@
 //! Both the counting pass ([`super::scan`]) and the text-out pass
 //! ([`super::text`]) call [`parse`], so the two always agree on what is markup.
 //! The parser looks only at the few bytes after `<` and then jumps to the
-//! closing `>` with `memchr`, over quoted attribute values as browsers do:
-//! a `>` inside one (`data-playlist="[{&quot;html&quot;:&quot;<p>…"`) would
-//! otherwise turn the rest of the value into page text.
+//! closing `>` with a vector search, over quoted attribute values as
+//! browsers do: a `>` inside one (`data-playlist="[{&quot;html&quot;:…<p>…"`)
+//! would otherwise turn the rest of the value into page text.
 
 use super::cleaning::Cleaning;
 use super::names::{self, Key, Table, WINDOW};
@@ -349,16 +349,8 @@ fn name_bytes(window: &[u8; WINDOW]) -> u32 {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        name_bytes_scalar(window)
+        names::mask_in(window, &NAME_BYTE)
     }
-}
-
-/// [`name_bytes`] one byte at a time: the definition.
-#[cfg(any(test, not(target_arch = "x86_64")))]
-fn name_bytes_scalar(window: &[u8; WINDOW]) -> u32 {
-    window.iter().enumerate().fold(0, |mask, (i, &b)| {
-        mask | u32::from(NAME_BYTE[usize::from(b)]) << i
-    })
 }
 
 /// [`name_bytes`] with SSE2.
@@ -513,7 +505,7 @@ mod tests {
 
         #[test]
         fn name_masks_equal_scalar(window in proptest::array::uniform16(any::<u8>())) {
-            prop_assert_eq!(name_bytes(&window), name_bytes_scalar(&window));
+            prop_assert_eq!(name_bytes(&window), names::mask_in(&window, &NAME_BYTE));
         }
 
         #[test]
