@@ -204,14 +204,40 @@ impl Reading {
     }
 }
 
-/// Appends the text of `lines` but the `marked` ones, a paragraph per run.
-fn append_runs(html: &str, lines: &[Line], marked: impl FnMut(&Line) -> bool, sink: &mut TextSink) {
-    for run in lines.split(marked) {
-        if let (Some(start), Some(end)) = (run.first(), run.last()) {
-            sink.paragraph();
-            let (start, end) = (start.start as usize, end.end as usize);
-            sink.append_html(html, start, end, ADDANAG_PLUS.rules);
+/// Appends the text of `lines` but the `marked` ones, a paragraph per run;
+/// runs split only by furniture inside a paragraph (a hidden `<span>`)
+/// are joined by a space.
+fn append_runs(
+    html: &str,
+    lines: &[Line],
+    mut marked: impl FnMut(&Line) -> bool,
+    sink: &mut TextSink,
+) {
+    let mut run: Option<(usize, usize)> = None;
+    let mut inline_gap = true;
+    for line in lines {
+        if marked(line) {
+            if let Some((start, end)) = run.take() {
+                sink.append_html(html, start, end, ADDANAG_PLUS.rules);
+                inline_gap = true;
+            }
+            inline_gap &= line.inline;
+            continue;
         }
+        match &mut run {
+            Some((_, end)) => *end = line.end as usize,
+            None => {
+                if inline_gap && line.inline {
+                    sink.space();
+                } else {
+                    sink.paragraph();
+                }
+                run = Some((line.start as usize, line.end as usize));
+            }
+        }
+    }
+    if let Some((start, end)) = run {
+        sink.append_html(html, start, end, ADDANAG_PLUS.rules);
     }
 }
 
@@ -477,6 +503,24 @@ mod tests {
         assert_eq!(extract(Algorithm::Addanag, &html), "");
         let plus = extract(Algorithm::AddanagPlus, &html);
         assert_eq!(plus, "Test Case 1\nTest Case 2");
+    }
+
+    #[test]
+    fn hidden_text_stays_out_and_sentences_stay_whole() {
+        let html = format!(
+            "<body>{}<p hidden>Secret text that a browser never shows to its readers.</p>\n\
+             <p>If a matrix <span style=\"display: none\"><math><mi>A</mi></math></span>\
+             <img alt=\"\" src=\"a.png\">is square, it has a determinant.</p>{}</body>",
+            paragraphs("Alpha", 2),
+            paragraphs("Omega", 2)
+        );
+        let plus = extract(Algorithm::AddanagPlus, &html);
+        assert!(plus.contains("Alpha") && plus.contains("Omega"), "{plus}");
+        assert!(!plus.contains("Secret"), "{plus}");
+        assert!(
+            plus.contains("\nIf a matrix is square, it has a determinant.\n"),
+            "{plus}"
+        );
     }
 
     #[test]

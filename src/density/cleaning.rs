@@ -25,8 +25,9 @@ pub enum Cleaning {
     /// non-text elements ([`TagClass::Skip`]).
     #[default]
     Papers,
-    /// Also marks the page furniture: `<nav>`, `<aside>`, `<footer>` and
-    /// elements named as furniture by `class`/`id`/`role`. `<noscript>` is
+    /// Also marks the page furniture: `<nav>`, `<aside>`, `<footer>`,
+    /// elements named as furniture by `class`/`id`/`role`, and hidden
+    /// elements (`hidden`, `style="display: none"`) of any kind. `<noscript>` is
     /// read as markup (forum software serves the whole page text there)
     /// unless it holds escaped markup; so is `<math>` (MathML formulas are
     /// part of the text).
@@ -57,9 +58,53 @@ pub struct Tracker {
 
 #[derive(Clone, Copy, Debug)]
 struct Open {
-    block: Block,
+    /// The element's name ([`Markup::Element::name`]).
+    name: u64,
     depth: u32,
     cue: Cue,
+    ends: Ends,
+}
+
+/// How the end of a furniture element is found. HTML ends some elements
+/// without their end tag; a hidden `<p>` or `<li>` that waited for its own
+/// would hide the rest of the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ends {
+    /// At the end tag that pairs with its start tag (same-name tags nest).
+    Nested,
+    /// `<p>`: at the next block tag, opening or closing.
+    AtBlock,
+    /// `<li>`, `<dt>`, `<dd>`, `<option>`, rows and cells: at the next tag
+    /// of the same name or the next closing block tag.
+    AtSibling,
+}
+
+impl Ends {
+    fn of(name: u64) -> Ends {
+        const SIBLINGS: [u64; 9] = [
+            key(b"li"),
+            key(b"dt"),
+            key(b"dd"),
+            key(b"option"),
+            key(b"tr"),
+            key(b"td"),
+            key(b"th"),
+            key(b"thead"),
+            key(b"tbody"),
+        ];
+        if name == key(b"p") {
+            Ends::AtBlock
+        } else if SIBLINGS.contains(&name) {
+            Ends::AtSibling
+        } else {
+            Ends::Nested
+        }
+    }
+}
+
+/// The [`Markup::Element::name`] of the element `name`.
+const fn key(name: &[u8]) -> u64 {
+    names::fold(names::key_of(name))
 }
 
 impl Tracker {
@@ -90,19 +135,18 @@ impl Tracker {
     /// to the end of the page, as in an HTML parser's tree.
     #[inline]
     pub fn on_tag(&mut self, html: &[u8], at: usize, tag: &Tag) {
-        // Furniture, `<main>` and `<article>` are block elements: other tags
-        // neither open nor close them.
         let Markup::Element {
-            class: TagClass::Block(block),
+            class,
+            name,
             closing,
-            ..
+            attrs,
         } = tag.markup
         else {
             return;
         };
-        match block {
-            Block::Main => self.main = nest(self.main, closing),
-            Block::Article => {
+        match class {
+            TagClass::Block(Block::Main) => self.main = nest(self.main, closing),
+            TagClass::Block(Block::Article) => {
                 self.articles += u32::from(!closing && self.article == 0);
                 self.article = nest(self.article, closing);
             }
@@ -112,29 +156,119 @@ impl Tracker {
         let bytes = || html.get(at..tag.end).unwrap_or_default();
         let self_closing = || bytes().ends_with(b"/>");
         if let Some(open) = &mut self.open {
-            if block == open.block {
-                if closing {
-                    open.depth -= 1;
-                } else if !self_closing() {
-                    open.depth += 1;
+            let block = matches!(class, TagClass::Block(_) | TagClass::Cell);
+            let ended = match open.ends {
+                Ends::Nested => {
+                    if name == open.name {
+                        if closing {
+                            open.depth -= 1;
+                        } else if !self_closing() {
+                            open.depth += 1;
+                        }
+                    }
+                    // Its last end tag ends it; no other tag opens furniture.
+                    if open.depth == 0 {
+                        self.open = None;
+                    }
+                    return;
                 }
-                if open.depth == 0 {
-                    self.open = None;
-                }
+                Ends::AtBlock => block,
+                Ends::AtSibling => name == open.name || closing && block,
+            };
+            if !ended {
+                return;
             }
-            return;
+            // The tag that ended it may open furniture of its own.
+            self.open = None;
         }
         if closing || self_closing() {
             return;
         }
-        if let Some(cue) = furniture_cue(block, bytes()) {
+        let cue = match class {
+            TagClass::Block(block) => furniture_cue(block, bytes()),
+            TagClass::Inline | TagClass::Cell if attrs => hidden_cue(bytes()),
+            _ => None,
+        };
+        // `<br hidden>` ends where it starts.
+        let void = || [key(b"br"), key(b"hr"), key(b"frame")].contains(&name);
+        if let Some(cue) = cue.filter(|_| !void()) {
             self.open = Some(Open {
-                block,
+                name,
                 depth: 1,
                 cue,
+                ends: Ends::of(name),
             });
         }
     }
+}
+
+/// The cue of an element that is not a container (`<p>`, `<span>`, `<li>`,
+/// …): hidden ones are furniture that stays out of the text, as in a
+/// browser (and in Readability). A weak cue, as for hidden containers.
+fn hidden_cue(tag: &[u8]) -> Option<Cue> {
+    if !may_hide(tag) {
+        return None;
+    }
+    attributes(tag)
+        .any(|(attr, value)| hides(attr, value))
+        .then_some(Cue::Weak)
+}
+
+/// Whether `tag` holds `dde` or `non` in any case, as `hidden` and `none`
+/// do: most tags do not, and their attributes are not read.
+fn may_hide(tag: &[u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe { may_hide_sse2(tag) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        may_hide_scalar(tag)
+    }
+}
+
+/// [`may_hide`] a byte at a time: the definition.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn may_hide_scalar(tag: &[u8]) -> bool {
+    tag.windows(3).any(|w| {
+        let lower = [w[0] | 0x20, w[1] | 0x20, w[2] | 0x20];
+        matches!(&lower, b"dde" | b"non")
+    })
+}
+
+/// [`may_hide`] 16 positions a step, with the two bytes after each read
+/// from shifted loads; the tail is read from a zero-padded copy.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn may_hide_sse2(tag: &[u8]) -> bool {
+    use super::kernel::sse2::splat;
+    use std::arch::x86_64::*;
+    let step = |bytes: &[u8; 18]| -> bool {
+        // SAFETY: each load reads 16 of the 18 bytes of `bytes`.
+        let load = |i: usize| unsafe {
+            _mm_or_si128(_mm_loadu_si128(bytes.as_ptr().add(i).cast()), splat(0x20))
+        };
+        let (v0, v1, v2) = (load(0), load(1), load(2));
+        let eq = |v: __m128i, b: u8| _mm_cmpeq_epi8(v, splat(b));
+        let dde = _mm_and_si128(_mm_and_si128(eq(v0, b'd'), eq(v1, b'd')), eq(v2, b'e'));
+        let non = _mm_and_si128(_mm_and_si128(eq(v0, b'n'), eq(v1, b'o')), eq(v2, b'n'));
+        _mm_movemask_epi8(_mm_or_si128(dde, non)) != 0
+    };
+    let mut chunks = tag.windows(18).step_by(16);
+    let mut from = 0;
+    for chunk in chunks.by_ref() {
+        if let Ok(bytes) = <&[u8; 18]>::try_from(chunk) {
+            if step(bytes) {
+                return true;
+            }
+        }
+        from += 16;
+    }
+    let mut padded = [0u8; 18];
+    let tail = tag.get(from..).unwrap_or_default();
+    padded.iter_mut().zip(tail).for_each(|(p, &b)| *p = b);
+    step(&padded)
 }
 
 /// The nesting depth after an opening or closing tag.
@@ -165,7 +299,8 @@ fn furniture_cue(block: Block, tag: &[u8]) -> Option<Cue> {
         | Block::Menu
         | Block::Details
         | Block::Dialog => None,
-        Block::Main | Block::Article | Block::Other => return None,
+        Block::Main | Block::Article => return None,
+        Block::Other => return hidden_cue(tag),
     };
     for (attr, value) in attributes(tag) {
         let named = match attr {
@@ -174,8 +309,7 @@ fn furniture_cue(block: Block, tag: &[u8]) -> Option<Cue> {
                 .iter()
                 .any(|r| value.eq_ignore_ascii_case(r))
                 .then_some(Cue::Strong),
-            Attribute::Hidden => Some(Cue::Weak),
-            Attribute::Style => hides(value).then_some(Cue::Weak),
+            Attribute::Hidden | Attribute::Style => hides(attr, value).then_some(Cue::Weak),
         };
         cue = strongest(cue, named);
     }
@@ -434,9 +568,19 @@ enum Attribute {
     Style,
 }
 
+/// Whether the attribute `attr` with `value` hides its element: `hidden`,
+/// or a `style` with `display: none` or `visibility: hidden`.
+fn hides(attr: Attribute, value: &[u8]) -> bool {
+    match attr {
+        Attribute::Hidden => true,
+        Attribute::Style => hiding_style(value),
+        Attribute::Class | Attribute::Id | Attribute::Role => false,
+    }
+}
+
 /// Whether an inline style hides the element (`display: none`,
 /// `visibility: hidden`).
-fn hides(style: &[u8]) -> bool {
+fn hiding_style(style: &[u8]) -> bool {
     let mut squeezed = [0u8; 64];
     let mut len = 0;
     let mut declarations = style.split(|&b| b == b';');
@@ -527,6 +671,11 @@ mod tests {
 
     proptest! {
         #[test]
+        fn may_hide_equals_scalar(tag in proptest::collection::vec(prop_oneof![Just(b'd'), Just(b'E'), Just(b'n'), Just(b'O'), any::<u8>()], 0..80)) {
+            prop_assert_eq!(may_hide(&tag), may_hide_scalar(&tag));
+        }
+
+        #[test]
         fn separator_masks_equal_scalar(window in proptest::array::uniform16(any::<u8>())) {
             prop_assert_eq!(separators(&window), names::mask_in(&window, &SEPARATES));
         }
@@ -613,6 +762,25 @@ mod tests {
             out.push_str(html.get(pos..).unwrap_or_default());
         }
         out
+    }
+
+    #[test]
+    fn hidden_elements_are_furniture_until_html_ends_them() {
+        let hidden = "a<span style=\"color:red;display: none\">b<span>c</span>d</span>e";
+        assert_eq!(kept(hidden), "ae");
+        assert_eq!(kept("<div><P HIDDEN>a<div>b</div>c</div>"), "bc");
+        assert_eq!(kept("<p style='display:none'>&nbsp;<p>b</p>"), "b");
+        assert_eq!(kept("<ul><li hidden>a<li>b</ul>"), "b");
+        assert_eq!(kept("<dl><dd hidden>a</dl>b"), "b");
+        // Void elements hide nothing after them; other words are no cue.
+        assert_eq!(
+            kept("a<br hidden>b<img hidden>c<hr style=display:none>d"),
+            "abcd"
+        );
+        assert_eq!(
+            kept("<p class=none>a</p><span data-x=hidden>b</span>"),
+            "ab"
+        );
     }
 
     #[test]

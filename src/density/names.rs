@@ -43,7 +43,7 @@ pub(super) fn mask_in(window: &[u8; WINDOW], set: &[bool; 256]) -> u32 {
 }
 
 /// The key of `name`, which must be lowercase, as a constant.
-const fn key_of(name: &[u8]) -> Key {
+pub(super) const fn key_of(name: &[u8]) -> Key {
     let mut key = 0;
     let mut i = 0;
     while i < name.len() {
@@ -106,8 +106,15 @@ impl<T: Copy + 'static, const SLOTS: usize> Table<T, SLOTS> {
     }
 }
 
+/// `key` folded to 64 bits: exact for names of up to 8 bytes, and for
+/// longer ones collisions need two names of 9–15 bytes that XOR alike.
+#[inline]
+pub(super) const fn fold(key: Key) -> u64 {
+    (key as u64) ^ ((key >> 64) as u64)
+}
+
 const fn slot(key: Key, multiplier: u64, bits: u32) -> usize {
-    let folded = (key as u64) ^ ((key >> 64) as u64);
+    let folded = fold(key);
     (folded.wrapping_mul(multiplier) >> (64 - bits)) as usize
 }
 

@@ -46,6 +46,10 @@ pub struct Line {
     /// Whether the line is inside `<article>` (tracked under
     /// [`Cleaning::Furniture`] only).
     pub in_article: bool,
+    /// Whether the line starts inside a paragraph: where furniture starts
+    /// or ends at an inline tag (a hidden `<span>`). Text out joins the
+    /// text on either side of such furniture with a space, not a new line.
+    pub inline: bool,
 }
 
 /// How hyperlinks count: the pre-processing Filters 1–3 of
@@ -148,7 +152,7 @@ pub fn scan<C: TextCounter>(
             let outside = furniture.furniture().is_none();
             furniture.on_tag(html, pos, &tag);
             match (outside, furniture.furniture()) {
-                (true, Some(cue)) => lines.set_furniture(Some(cue), pos),
+                (true, Some(cue)) => lines.set_furniture(Some(cue), pos, is_inline(&tag)),
                 (false, None) => leaves_furniture = true,
                 _ => {}
             }
@@ -168,6 +172,7 @@ pub fn scan<C: TextCounter>(
                 class: TagClass::Anchor,
                 closing,
                 attrs,
+                ..
             } => {
                 links.on_anchor(&mut lines, closing, attrs, len);
             }
@@ -186,7 +191,7 @@ pub fn scan<C: TextCounter>(
             }
         }
         if leaves_furniture {
-            lines.set_furniture(None, tag.end);
+            lines.set_furniture(None, tag.end, is_inline(&tag));
         }
         pos = tag.end;
     }
@@ -239,10 +244,11 @@ impl LineBuilder<'_> {
     }
 
     /// Furniture lies on lines of its own: starts a line at `pos` with
-    /// `furniture` set.
-    fn set_furniture(&mut self, furniture: Option<Cue>, pos: usize) {
+    /// `furniture` set; `inline` when the tag at `pos` is no block tag.
+    fn set_furniture(&mut self, furniture: Option<Cue>, pos: usize, inline: bool) {
         self.furniture = furniture;
         self.break_at(pos);
+        self.current.inline = inline;
     }
 
     fn add_text(&mut self, links: &mut Links, chars: u32, non_ascii: u32) {
@@ -316,6 +322,17 @@ impl Links {
             }
         }
     }
+}
+
+/// Whether `tag` is an element tag that neither starts nor ends a line.
+fn is_inline(tag: &tags::Tag) -> bool {
+    matches!(
+        tag.markup,
+        Markup::Element {
+            class: TagClass::Inline | TagClass::Anchor,
+            ..
+        }
+    )
 }
 
 /// The level of the heading tag at `html[pos]` (`<h1`…`<h6`, any case), or

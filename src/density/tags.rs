@@ -33,6 +33,9 @@ pub enum TagClass {
     Skip(SkipKind),
     /// Any other element (inline markup): code, no boundary.
     Inline,
+    /// An element that has no content (`img`, `input`, `meta`, …): code, no
+    /// boundary, and never opens furniture.
+    Void,
 }
 
 /// Which block element a [`TagClass::Block`] tag is, as far as the
@@ -91,9 +94,13 @@ pub struct Tag {
 /// The kinds of markup [`parse`] recognises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Markup {
-    /// An element tag. `attrs` is whether anything follows the name.
+    /// An element tag. `attrs` is whether anything follows the name;
+    /// `name` is the element name's key ([`names::fold`]ed, ASCII case
+    /// folded; 0 for names of 16 bytes or more), to pair opening and
+    /// closing tags.
     Element {
         class: TagClass,
+        name: u64,
         closing: bool,
         attrs: bool,
     },
@@ -143,6 +150,7 @@ pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
             };
             let markup = Markup::Element {
                 class,
+                name: names::fold(name.key),
                 closing: true,
                 attrs: false,
             };
@@ -168,6 +176,7 @@ pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
                         end,
                         markup: Markup::Element {
                             class: TagClass::Inline,
+                            name: names::fold(read.key),
                             closing: false,
                             attrs,
                         },
@@ -182,6 +191,7 @@ pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
                     end,
                     markup: Markup::Element {
                         class,
+                        name: names::fold(read.key),
                         closing: false,
                         attrs,
                     },
@@ -371,7 +381,7 @@ fn name_bytes_sse2(window: &[u8; WINDOW]) -> u32 {
 
 /// The element names given a class other than [`TagClass::Inline`].
 const NAMES: &[(&[u8], TagClass)] = {
-    use TagClass::{Anchor, Block as B, Cell, Skip};
+    use TagClass::{Anchor, Block as B, Cell, Skip, Void};
     &[
         (b"a", Anchor),
         (b"script", Skip(SkipKind::RawText)),
@@ -388,6 +398,18 @@ const NAMES: &[(&[u8], TagClass)] = {
         (b"select", Skip(SkipKind::Other)),
         (b"textarea", Skip(SkipKind::Other)),
         (b"button", Skip(SkipKind::Other)),
+        (b"img", Void),
+        (b"input", Void),
+        (b"meta", Void),
+        (b"link", Void),
+        (b"source", Void),
+        (b"wbr", Void),
+        (b"embed", Void),
+        (b"area", Void),
+        (b"base", Void),
+        (b"col", Void),
+        (b"param", Void),
+        (b"track", Void),
         (b"td", Cell),
         (b"th", Cell),
         (b"main", B(Block::Main)),
@@ -442,7 +464,7 @@ const NAMES: &[(&[u8], TagClass)] = {
 };
 
 /// [`NAMES`] by key. The multiplier gives each name a slot of its own.
-static CLASSES: Table<TagClass, 256> = Table::new(NAMES, TagClass::Inline, 0xc038_ab55_bc18_a7bf);
+static CLASSES: Table<TagClass, 256> = Table::new(NAMES, TagClass::Inline, 0x59f0_ff4f_677f_c435);
 
 /// Finds the end of a dropped element whose opening tag ends at `open_end`.
 fn skip_element(html: &[u8], open_end: usize, name: &[u8], kind: SkipKind) -> Tag {
@@ -543,10 +565,25 @@ mod tests {
                         class,
                         closing,
                         attrs,
+                        ..
                     },
             }) => (class, closing, attrs, end),
             other => panic!("not an element: {other:?}"),
         }
+    }
+
+    #[test]
+    fn start_and_end_tags_pair_by_name_in_any_case() {
+        let name = |html: &str| match parse(html.as_bytes(), 0, Cleaning::Papers) {
+            Some(Tag {
+                markup: Markup::Element { name, .. },
+                ..
+            }) => name,
+            other => panic!("not an element: {other:?}"),
+        };
+        assert_eq!(name("<Span class=x>"), name("</SPAN>"));
+        assert_eq!(name("<my-widget a=b>"), name("</my-widget >"));
+        assert_ne!(name("<span>"), name("</spa>"));
     }
 
     #[test]
@@ -627,6 +664,7 @@ mod tests {
             parse(html, 0, Cleaning::Furniture).map(|t| t.markup),
             Some(Markup::Element {
                 class: TagClass::Inline,
+                name: names::fold(read_name(b"math").key),
                 closing: false,
                 attrs: false
             })

@@ -133,6 +133,12 @@ impl<'a> TextSink<'a> {
         self.separate(Pending::Newline);
     }
 
+    /// Separates the next word from the text written so far by at least a
+    /// space.
+    pub fn space(&mut self) {
+        self.separate(Pending::Space);
+    }
+
     /// Appends text with character references, collapsing whitespace.
     pub fn append_text(&mut self, text: &str) {
         if text.contains('&') {
