@@ -185,8 +185,11 @@ impl Tracker {
             return;
         }
         let cue = match class {
+            TagClass::Block(Block::Other) | TagClass::Inline | TagClass::Cell if attrs => {
+                hidden_cue(bytes())
+            }
+            TagClass::Block(Block::Other) => None,
             TagClass::Block(block) => furniture_cue(block, bytes()),
-            TagClass::Inline | TagClass::Cell if attrs => hidden_cue(bytes()),
             _ => None,
         };
         // `<br hidden>` ends where it starts.
@@ -299,8 +302,7 @@ fn furniture_cue(block: Block, tag: &[u8]) -> Option<Cue> {
         | Block::Menu
         | Block::Details
         | Block::Dialog => None,
-        Block::Main | Block::Article => return None,
-        Block::Other => return hidden_cue(tag),
+        Block::Main | Block::Article | Block::Other => return None,
     };
     for (attr, value) in attributes(tag) {
         let named = match attr {
