@@ -95,9 +95,9 @@ pub struct Tag {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Markup {
     /// An element tag. `attrs` is whether anything follows the name;
-    /// `name` is the element name's key ([`names::fold`]ed, ASCII case
-    /// folded; 0 for names of 16 bytes or more), to pair opening and
-    /// closing tags.
+    /// `name` is a key of the element name (its bytes in ASCII lowercase,
+    /// folded to 64 bits; 0 for names of 16 bytes or more), to pair opening
+    /// and closing tags.
     Element {
         class: TagClass,
         name: u64,
