@@ -258,20 +258,14 @@ fn may_hide_sse2(tag: &[u8]) -> bool {
         let non = _mm_and_si128(_mm_and_si128(eq(v0, b'n'), eq(v1, b'o')), eq(v2, b'n'));
         _mm_movemask_epi8(_mm_or_si128(dde, non)) != 0
     };
-    let mut chunks = tag.windows(18).step_by(16);
     let mut from = 0;
-    for chunk in chunks.by_ref() {
-        if let Ok(bytes) = <&[u8; 18]>::try_from(chunk) {
-            if step(bytes) {
-                return true;
-            }
+    while let Some(bytes) = tag.get(from..).and_then(|rest| rest.first_chunk::<18>()) {
+        if step(bytes) {
+            return true;
         }
         from += 16;
     }
-    let mut padded = [0u8; 18];
-    let tail = tag.get(from..).unwrap_or_default();
-    padded.iter_mut().zip(tail).for_each(|(p, &b)| *p = b);
-    step(&padded)
+    step(&super::padded(tag.get(from..).unwrap_or_default(), 0))
 }
 
 /// The nesting depth after an opening or closing tag.

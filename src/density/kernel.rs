@@ -180,8 +180,7 @@ impl BlockCounter {
                 }
                 None => {
                     let tail = html.get(start..).unwrap_or_default();
-                    let mut padded = [0u8; BLOCK];
-                    padded.iter_mut().zip(tail).for_each(|(p, &b)| *p = b);
+                    let padded: [u8; BLOCK] = super::padded(tail, 0);
                     // The tail is shorter than a block, so the shift cannot overflow.
                     let valid = (1u64 << tail.len().min(BLOCK - 1)) - 1;
                     let m = BlockMasks::classify(&padded);

@@ -37,6 +37,15 @@ const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     table
 }
 
+/// The first `N` bytes of `bytes` in an array, `pad` past their end: how the
+/// block-at-a-time classifiers read the short tail of their input.
+#[inline]
+fn padded<const N: usize>(bytes: &[u8], pad: u8) -> [u8; N] {
+    let mut array = [pad; N];
+    array.iter_mut().zip(bytes).for_each(|(a, &b)| *a = b);
+    array
+}
+
 /// Per-page buffers, reused from page to page by one worker.
 #[derive(Debug)]
 pub struct Scratch {

@@ -148,10 +148,6 @@ pub(super) fn read(bytes: &[u8], pad: u8, ends: impl Fn(&[u8; WINDOW]) -> u32) -
 fn window(bytes: &[u8], pad: u8) -> [u8; WINDOW] {
     match bytes.first_chunk::<WINDOW>() {
         Some(window) => *window,
-        None => {
-            let mut padded = [pad; WINDOW];
-            padded.iter_mut().zip(bytes).for_each(|(p, &b)| *p = b);
-            padded
-        }
+        None => super::padded(bytes, pad),
     }
 }

@@ -166,11 +166,11 @@ impl<'a> TextSink<'a> {
         let mut word_start = 0;
         for (index, chunk) in bytes.chunks(WINDOW).enumerate() {
             let base = index * WINDOW;
-            let mut padded = [0u8; WINDOW];
+            let padded: [u8; WINDOW];
             let window = match chunk.first_chunk::<WINDOW>() {
                 Some(window) => window,
                 None => {
-                    padded.iter_mut().zip(chunk).for_each(|(p, &b)| *p = b);
+                    padded = super::padded(chunk, 0);
                     &padded
                 }
             };
