@@ -192,9 +192,7 @@ impl Tracker {
             TagClass::Block(block) => furniture_cue(block, bytes()),
             _ => None,
         };
-        // `<br hidden>` ends where it starts.
-        let void = || [key(b"br"), key(b"hr"), key(b"frame")].contains(&name);
-        if let Some(cue) = cue.filter(|_| !void()) {
+        if let Some(cue) = cue {
             self.open = Some(Open {
                 name,
                 depth: 1,
@@ -296,7 +294,8 @@ fn furniture_cue(block: Block, tag: &[u8]) -> Option<Cue> {
         | Block::Menu
         | Block::Details
         | Block::Dialog => None,
-        Block::Main | Block::Article | Block::Other => return None,
+        // `<br hidden>` ends where it starts.
+        Block::Main | Block::Article | Block::Other | Block::Void => return None,
     };
     for (attr, value) in attributes(tag) {
         let named = match attr {

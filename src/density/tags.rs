@@ -61,6 +61,9 @@ pub enum Block {
     Dialog,
     /// Every other block element (`p`, `li`, `h1`, `body`, …).
     Other,
+    /// A block element without content (`br`, `hr`, `frame`): a line
+    /// boundary that never opens furniture.
+    Void,
 }
 
 /// Which dropped element a [`TagClass::Skip`] tag opens.
@@ -429,7 +432,7 @@ const NAMES: &[(&[u8], TagClass)] = {
         (b"details", B(Block::Details)),
         (b"dialog", B(Block::Dialog)),
         (b"p", B(Block::Other)),
-        (b"br", B(Block::Other)),
+        (b"br", B(Block::Void)),
         (b"li", B(Block::Other)),
         (b"dt", B(Block::Other)),
         (b"dd", B(Block::Other)),
@@ -446,7 +449,7 @@ const NAMES: &[(&[u8], TagClass)] = {
         (b"caption", B(Block::Other)),
         (b"blockquote", B(Block::Other)),
         (b"pre", B(Block::Other)),
-        (b"hr", B(Block::Other)),
+        (b"hr", B(Block::Void)),
         (b"fieldset", B(Block::Other)),
         (b"legend", B(Block::Other)),
         (b"figure", B(Block::Other)),
@@ -459,7 +462,7 @@ const NAMES: &[(&[u8], TagClass)] = {
         (b"option", B(Block::Other)),
         (b"hgroup", B(Block::Other)),
         (b"frameset", B(Block::Other)),
-        (b"frame", B(Block::Other)),
+        (b"frame", B(Block::Void)),
     ]
 };
 
