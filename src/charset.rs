@@ -31,6 +31,49 @@ pub struct Decoded<'a> {
     pub encoding: &'static Encoding,
 }
 
+impl Decoded<'_> {
+    /// Whether the text is `raw` itself, borrowed, not a decoded copy.
+    pub fn borrows(&self, raw: &[u8]) -> bool {
+        std::ptr::eq(self.text.as_bytes(), raw)
+    }
+}
+
+/// What a page says about its encoding before its bytes are validated: a
+/// byte-order mark, or a label (HTTP, else `<meta>`) that names an encoding.
+#[derive(Clone, Copy, Debug)]
+pub struct Sniffed {
+    bom: Option<(&'static Encoding, usize)>,
+    declared: Option<&'static Encoding>,
+}
+
+impl Sniffed {
+    /// Whether the page is read as its own bytes when they are valid UTF-8,
+    /// with only their validity left to decide: no byte-order mark, no
+    /// label or a UTF-8 one. Most of the web is such a page; callers can
+    /// start reading the bytes before [`decode_sniffed`] validates them.
+    pub fn utf8_if_valid(&self) -> bool {
+        self.bom.is_none() && self.declared.is_none_or(|enc| enc == UTF_8)
+    }
+}
+
+/// Looks for the byte-order mark and the encoding label of `raw`;
+/// `http_charset` is the HTTP charset label, if any.
+pub fn sniff(raw: &[u8], http_charset: Option<&str>) -> Sniffed {
+    if let Some(bom) = Encoding::for_bom(raw) {
+        return Sniffed {
+            bom: Some(bom),
+            declared: None,
+        };
+    }
+    let declared = http_charset
+        .and_then(|label| Encoding::for_label(label.trim().as_bytes()))
+        .or_else(|| meta_charset(raw).map(meta_override));
+    Sniffed {
+        bom: None,
+        declared,
+    }
+}
+
 /// Decodes `raw` to UTF-8, borrowing it when it is valid UTF-8 and decoding
 /// into `buffer` otherwise. `http_charset` is the HTTP charset label, if any.
 pub fn decode<'a>(
@@ -38,16 +81,19 @@ pub fn decode<'a>(
     http_charset: Option<&str>,
     buffer: &'a mut String,
 ) -> Decoded<'a> {
-    if let Some((encoding, bom)) = Encoding::for_bom(raw) {
+    decode_sniffed(raw, sniff(raw, http_charset), buffer)
+}
+
+/// [`decode`] with the evidence [`sniff`] found in `raw`.
+pub fn decode_sniffed<'a>(raw: &'a [u8], sniffed: Sniffed, buffer: &'a mut String) -> Decoded<'a> {
+    if let Some((encoding, bom)) = sniffed.bom {
         let rest = raw.get(bom..).unwrap_or_default();
         if let (true, Ok(text)) = (encoding == UTF_8, validate_utf8(rest)) {
             return Decoded { text, encoding };
         }
         return decode_into(encoding, rest, buffer);
     }
-    let declared = http_charset
-        .and_then(|label| Encoding::for_label(label.trim().as_bytes()))
-        .or_else(|| meta_charset(raw).map(meta_override));
+    let declared = sniffed.declared;
     // Validated once: most of the web is UTF-8, and valid UTF-8 is borrowed.
     let encoding = match (declared, validate_utf8(raw)) {
         // UTF-16, ISO-2022-JP: their bytes can be valid UTF-8 and mean else.

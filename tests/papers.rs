@@ -185,6 +185,13 @@ fn russian_page_in_windows_1251_declared_and_undeclared() {
     // Mislabelled utf-8, and unlabelled: the detector finds windows-1251.
     let (cp1251, _, _) = encoding_rs::WINDOWS_1251.encode(&utf8);
     assert_extracts(&cp1251, None, &sentence, "windows-1251");
+    // Counted as labelled (UTF-8) first, then again once decoded: the text
+    // is the one of the same page in UTF-8, to the byte.
+    for algorithm in [Algorithm::Dana, Algorithm::AddanagPlus] {
+        let mut extractor = Extractor::new(algorithm);
+        let expected = extractor.extract(utf8.as_bytes(), None).text.to_string();
+        assert_eq!(extractor.extract(&cp1251, None).text, expected);
+    }
     let unlabelled = utf8.replacen("charset=utf-8", "", 1);
     let (cp1251, _, _) = encoding_rs::WINDOWS_1251.encode(&unlabelled);
     assert_extracts(&cp1251, None, &sentence, "windows-1251");

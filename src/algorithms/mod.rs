@@ -248,11 +248,12 @@ impl Extractor {
     /// Extracts the main text of one page from its raw bytes. `http_charset` is
     /// the charset label of the HTTP `Content-Type`, if any.
     pub fn extract(&mut self, raw: &[u8], http_charset: Option<&str>) -> Extraction<'_> {
-        let decoded = charset::decode(raw, http_charset, &mut self.decoded);
-        let html = decoded.text;
+        let sniffed = charset::sniff(raw, http_charset);
         let density = match self.algorithm.family() {
             Family::LineDensity(density) => density,
             Family::Elements(kind) => {
+                let decoded = charset::decode_sniffed(raw, sniffed, &mut self.decoded);
+                let html = decoded.text;
                 let counts = self.elements.extract(
                     kind,
                     html,
@@ -270,7 +271,19 @@ impl Extractor {
                 };
             }
         };
-        let summary = self.scratch.scan(html.as_bytes(), density.rules);
+        // Most pages are read as their own bytes once these are known to be
+        // valid UTF-8: they are counted first and validated after, while
+        // they are in cache (3 % faster than validating first, PERF.md),
+        // and counted again only when they turn out not to be.
+        let early = sniffed
+            .utf8_if_valid()
+            .then(|| self.scratch.scan(raw, density.rules));
+        let decoded = charset::decode_sniffed(raw, sniffed, &mut self.decoded);
+        let html = decoded.text;
+        let summary = match early {
+            Some(summary) if decoded.borrows(raw) => summary,
+            _ => self.scratch.scan(html.as_bytes(), density.rules),
+        };
 
         let mut title = TextSink::new(&mut self.title, &mut self.entities);
         if let Some(text) = summary.title.and_then(|(a, b)| html.get(a..b)) {
