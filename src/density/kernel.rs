@@ -2,10 +2,10 @@
 //! the content characters before it.
 //!
 //! The fast kernel classifies the page 64 bytes at a time into bitmasks (one
-//! bit per byte: `<`, `&`, content character, non-ASCII character) with SSE2
-//! compares and `movemask` (SSE2 is part of the x86_64 baseline, so no
-//! runtime detection is needed; other targets use the scalar classifier,
-//! which LLVM vectorises less well). A text run is then counted with
+//! bit per byte: `<`, `&`, content character, non-ASCII character) with
+//! vector compares and `movemask`: AVX2 where the CPU has it (checked at run
+//! time), else SSE2 (part of the x86_64 baseline); other targets use the
+//! scalar classifier, which LLVM vectorises less well. A text run is then counted with
 //! `popcount` over the masks, and the next `<` found with `trailing_zeros`:
 //! per-tag work is scalar, per-byte work is branch-free.
 //!
@@ -57,7 +57,13 @@ impl BlockMasks {
         {
             // SAFETY: SSE2 is part of the x86_64 baseline; the loads read
             // exactly the 64 bytes of `block`.
-            unsafe { classify_sse2(block) }
+            unsafe {
+                if avx2::available() {
+                    classify_avx2(block)
+                } else {
+                    classify_sse2(block)
+                }
+            }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -84,6 +90,27 @@ impl BlockMasks {
             }
         }
         m
+    }
+}
+
+/// AVX2 helpers shared by the byte classifiers that have an AVX2 version.
+#[cfg(target_arch = "x86_64")]
+pub(super) mod avx2 {
+    use std::arch::x86_64::*;
+
+    /// Whether this CPU has AVX2. The build targets the x86_64 baseline
+    /// (building for x86-64-v3 made dana slower, PERF.md); the widest
+    /// kernels check at run time, a cached flag.
+    #[inline]
+    pub fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+
+    /// `b` in every byte.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub fn splat(b: u8) -> __m256i {
+        _mm256_set1_epi8(b as i8)
     }
 }
 
@@ -147,6 +174,32 @@ unsafe fn classify_sse2(block: &[u8; BLOCK]) -> BlockMasks {
         m.amp |= bits(_mm_cmpeq_epi8(v, amp_c));
         m.content |= bits(_mm_xor_si128(not_content, _mm_set1_epi8(-1)));
         m.non_ascii |= bits(_mm_cmpeq_epi8(high, lead));
+    }
+    m
+}
+
+/// [`classify_sse2`] 32 bytes at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn classify_avx2(block: &[u8; BLOCK]) -> BlockMasks {
+    use avx2::splat;
+    use std::arch::x86_64::*;
+    let mut m = BlockMasks::default();
+    for lane in 0..2 {
+        let v = _mm256_loadu_si256(block.as_ptr().add(lane * 32).cast());
+        let bits = |x: __m256i| (_mm256_movemask_epi8(x) as u32 as u64) << (lane * 32);
+        let eq = |b: u8| _mm256_cmpeq_epi8(v, splat(b));
+        let ws = _mm256_or_si256(
+            _mm256_or_si256(eq(b' '), eq(b'\t')),
+            _mm256_or_si256(_mm256_or_si256(eq(b'\n'), eq(b'\r')), eq(0x0C)),
+        );
+        let high = _mm256_and_si256(v, splat(0xC0));
+        let not_content = _mm256_or_si256(ws, _mm256_cmpeq_epi8(high, splat(0x80)));
+        m.lt |= bits(eq(b'<'));
+        m.amp |= bits(eq(b'&'));
+        m.content |= bits(_mm256_xor_si256(not_content, splat(0xFF)));
+        m.non_ascii |= bits(_mm256_cmpeq_epi8(high, splat(0xC0)));
     }
     m
 }
@@ -280,7 +333,16 @@ mod tests {
         #[test]
         fn masks_equal_scalar(block in proptest::collection::vec(any::<u8>(), BLOCK)) {
             let block: &[u8; BLOCK] = bytemuck::from_bytes(&block);
-            prop_assert_eq!(BlockMasks::classify(block), BlockMasks::classify_scalar(block));
+            let scalar = BlockMasks::classify_scalar(block);
+            prop_assert_eq!(BlockMasks::classify(block), scalar);
+            #[cfg(target_arch = "x86_64")]
+            {
+                // SAFETY: SSE2 is part of the x86_64 baseline; AVX2 is checked.
+                prop_assert_eq!(unsafe { classify_sse2(block) }, scalar);
+                if avx2::available() {
+                    prop_assert_eq!(unsafe { classify_avx2(block) }, scalar);
+                }
+            }
         }
 
         #[test]

@@ -244,8 +244,14 @@ fn open_tag_end(html: &[u8], from: usize) -> usize {
         return from + 1;
     }
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE2 is part of the x86_64 baseline.
-    let found = unsafe { first_gt_sse2(html, from) };
+    // SAFETY: SSE2 is part of the x86_64 baseline; AVX2 is checked.
+    let found = unsafe {
+        if super::kernel::avx2::available() {
+            first_gt_avx2(html, from)
+        } else {
+            first_gt_sse2(html, from)
+        }
+    };
     #[cfg(not(target_arch = "x86_64"))]
     let found = None;
     let (gt, paired) = found.unwrap_or_else(|| first_gt_scalar(html, from));
@@ -290,6 +296,31 @@ fn first_gt_sse2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
             let (lo, hi) = (_mm_cmpeq_epi8(lo, splat(b)), _mm_cmpeq_epi8(hi, splat(b)));
             _mm_movemask_epi8(lo) as u32 | (_mm_movemask_epi8(hi) as u32) << 16
         };
+        let gt = mask(b'>');
+        let before = gt.wrapping_sub(1) & !gt;
+        double ^= mask(b'"') & before;
+        single ^= mask(b'\'') & before;
+        if gt != 0 {
+            let paired = double.count_ones() % 2 == 0 && single.count_ones() % 2 == 0;
+            return Some((Some(at + gt.trailing_zeros() as usize), paired));
+        }
+        at += 32;
+    }
+}
+
+/// [`first_gt_sse2`] with one 32-byte compare per byte class.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn first_gt_avx2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
+    use super::kernel::avx2::splat;
+    use std::arch::x86_64::*;
+    let (mut double, mut single) = (0u32, 0u32);
+    let mut at = from;
+    loop {
+        let chunk = html.get(at..)?.first_chunk::<32>()?;
+        // SAFETY: the load reads the 32 bytes of `chunk`.
+        let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+        let mask = |b: u8| _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, splat(b))) as u32;
         let gt = mask(b'>');
         let before = gt.wrapping_sub(1) & !gt;
         double ^= mask(b'"') & before;
@@ -522,9 +553,16 @@ mod tests {
         #[test]
         fn gt_search_equals_scalar(html in "[a=>\"' ]{0,70}", from in 0usize..70) {
             let html = html.as_bytes();
+            let scalar = first_gt_scalar(html, from);
             // SAFETY: SSE2 is part of the x86_64 baseline.
             if let Some(found) = unsafe { first_gt_sse2(html, from) } {
-                prop_assert_eq!(found, first_gt_scalar(html, from));
+                prop_assert_eq!(found, scalar);
+            }
+            if crate::density::kernel::avx2::available() {
+                // SAFETY: AVX2 is checked.
+                if let Some(found) = unsafe { first_gt_avx2(html, from) } {
+                    prop_assert_eq!(found, scalar);
+                }
             }
         }
 
