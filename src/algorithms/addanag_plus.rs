@@ -12,7 +12,8 @@
 //! - **comment threads, share boxes and sidebars are as dense as the
 //!   article**: the counting pass marks the page furniture the markup names
 //!   ([`Cleaning::Furniture`]); its text is worth nothing and stays out of
-//!   the output. Weak marks (class names such as `sidebar`) are not trusted
+//!   the output (a hidden element inside a paragraph, such as the MathML
+//!   beside a formula's image, costs no markup either). Weak marks (class names such as `sidebar`) are not trusted
 //!   when they take away more than 3/4 of the best chain's value, strong ones
 //!   (comments, `<nav>`) when no chain of positive value is left;
 //! - **the fixed gap cuts articles or swallows comments**: instead of
@@ -263,7 +264,9 @@ fn code_scale(text: u64, code: u64) -> u32 {
 pub(super) struct Parts {
     /// Non-link text characters.
     text: f64,
-    /// Markup bytes.
+    /// Markup bytes; none for a hidden element inside a paragraph, whose
+    /// markup a browser does not lay out (hidden containers keep theirs:
+    /// free, a menu or dialog hidden between two regions would join them).
     code: f64,
     /// Anchor-text characters times the square of the link density.
     links: f64,
@@ -277,7 +280,11 @@ impl Parts {
         let density = link / f64::from(line.content.max(1));
         Parts {
             text: f64::from(line.content.saturating_sub(line.link)),
-            code: f64::from(line.code),
+            code: if line.furniture == Some(Cue::Hidden) && line.inline {
+                0.0
+            } else {
+                f64::from(line.code)
+            },
             links: link
                 * density
                 * density
@@ -288,7 +295,7 @@ impl Parts {
                 },
             mark: match line.furniture {
                 None => 0,
-                Some(Cue::Weak) => 1,
+                Some(Cue::Weak | Cue::Hidden) => 1,
                 Some(Cue::Strong) => 2,
             },
         }
@@ -435,6 +442,32 @@ mod tests {
             .replace("<article>", "<div>")
             .replace("</article>", "</div>");
         let plus = extract(Algorithm::AddanagPlus, &html);
+        assert!(plus.contains("Alpha") && !plus.contains("Omega"), "{plus}");
+    }
+
+    #[test]
+    fn hidden_inline_markup_costs_nothing() {
+        // Wikipedia's formulas: hidden MathML beside the image shown.
+        let mathml = "<mrow class=\"mjx-mrow\"><mi></mi></mrow>".repeat(40);
+        let formulas: String = (0..3)
+            .map(|i| {
+                format!(
+                    "<p>The value of <span style=\"display: none;\"><math>{mathml}x</math></span>\
+                     <img src=\"/f/{i}.svg\"> is small in case {i}.</p>\n"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<body>{}{formulas}{}</body>",
+            paragraphs("Alpha", 10),
+            paragraphs("Omega", 2)
+        );
+        let plus = extract(Algorithm::AddanagPlus, &html);
+        assert!(plus.contains("The value of is small in case 2."), "{plus}");
+        assert!(plus.contains("Alpha") && plus.contains("Omega"), "{plus}");
+        // Shown, the same markup is layout the text after it must pay for.
+        let shown = html.replace(" style=\"display: none;\"", "");
+        let plus = extract(Algorithm::AddanagPlus, &shown);
         assert!(plus.contains("Alpha") && !plus.contains("Omega"), "{plus}");
     }
 

@@ -35,14 +35,19 @@ pub enum Cleaning {
 }
 
 /// How surely markup names furniture.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Cue {
+    /// Hidden elements (`hidden`, `display: none`, `visibility: hidden`):
+    /// as sure as [`Cue::Weak`], told apart because a browser lays none of
+    /// their markup out (AdDANAg+ charges none for a hidden `<span>` inside
+    /// a paragraph, such as the MathML beside a formula's image).
+    Hidden,
+    /// Other names (`sidebar`, `share`, `related`, …, and `<aside>`):
+    /// now and then a layout wraps the article in one.
+    Weak,
     /// `<nav>`, `<footer>`, navigation roles and comment threads: hardly ever
     /// wrap an article.
     Strong,
-    /// Other names (`sidebar`, `share`, `related`, …, and `<aside>`) and
-    /// hidden elements: now and then a layout wraps the article in one.
-    Weak,
 }
 
 /// The furniture element the pass is inside (which element, its nesting depth and
@@ -212,7 +217,7 @@ fn hidden_cue(tag: &[u8]) -> Option<Cue> {
     }
     attributes(tag)
         .any(|(attr, value)| hides(attr, value))
-        .then_some(Cue::Weak)
+        .then_some(Cue::Hidden)
 }
 
 /// Whether `tag` holds `dde` or `non` in any case, as `hidden` and `none`
@@ -304,19 +309,17 @@ fn furniture_cue(block: Block, tag: &[u8]) -> Option<Cue> {
                 .iter()
                 .any(|r| value.eq_ignore_ascii_case(r))
                 .then_some(Cue::Strong),
-            Attribute::Hidden | Attribute::Style => hides(attr, value).then_some(Cue::Weak),
+            Attribute::Hidden | Attribute::Style => hides(attr, value).then_some(Cue::Hidden),
         };
         cue = strongest(cue, named);
     }
     cue
 }
 
-/// The surer of two cues (either may be absent).
+/// The surer of two cues (either may be absent); a name that marks
+/// furniture wins over hiding.
 fn strongest(a: Option<Cue>, b: Option<Cue>) -> Option<Cue> {
-    match (a, b) {
-        (Some(Cue::Strong), _) | (_, Some(Cue::Strong)) => Some(Cue::Strong),
-        (a, b) => a.or(b),
-    }
+    a.max(b)
 }
 
 /// `bytes` in ASCII lowercase, in `buf`; `None` when longer than `buf`
@@ -706,7 +709,7 @@ mod tests {
 
     #[test]
     fn class_id_and_role_name_furniture() {
-        use Cue::{Strong, Weak};
+        use Cue::{Hidden, Strong, Weak};
         assert_eq!(furniture("<div class=\"post comment-list\">"), Some(Strong));
         assert_eq!(furniture("<div id='share_buttons'>"), Some(Weak));
         assert_eq!(
@@ -720,11 +723,12 @@ mod tests {
         assert_eq!(furniture("<nav>"), Some(Strong));
         assert_eq!(furniture("<aside class=\"elementor-section\">"), Some(Weak));
         assert_eq!(furniture("<FOOTER class=\"site\">"), Some(Strong));
-        assert_eq!(furniture("<div hidden>"), Some(Weak));
+        assert_eq!(furniture("<div hidden>"), Some(Hidden));
+        assert_eq!(furniture("<div hidden class=\"sidebar\">"), Some(Weak));
         assert_eq!(furniture("<div class=\"author-bio\">"), Some(Weak));
         assert_eq!(
             furniture("<div style=\"color: red; Display : None\">"),
-            Some(Weak)
+            Some(Hidden)
         );
         assert_eq!(furniture("<div style=\"display:nonesuch\">"), None);
         for not in [
