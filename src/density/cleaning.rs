@@ -371,6 +371,7 @@ const WORDS: &[(&[u8], Option<Word>)] = {
         (b"sharedaddy", Some(Furniture)),
         (b"social", Some(Furniture)),
         (b"related", Some(Furniture)),
+        (b"relatedposts", Some(Furniture)),
         (b"recommended", Some(Furniture)),
         (b"outbrain", Some(Furniture)),
         (b"taboola", Some(Furniture)),
@@ -442,7 +443,7 @@ const WORDS: &[(&[u8], Option<Word>)] = {
 };
 
 /// [`WORDS`] by key. The multiplier gives each word a slot of its own.
-static WORD_TABLE: Table<Option<Word>, 256> = Table::new(WORDS, None, 0x77f7_4f21_75a3_7f87);
+static WORD_TABLE: Table<Option<Word>, 256> = Table::new(WORDS, None, 0x2902_ed0e_f5e7_4375);
 
 /// The bytes [`names_cue`] stops at: whitespace, part separators and
 /// utility-class characters.
