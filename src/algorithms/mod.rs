@@ -300,9 +300,13 @@ impl Extractor {
                 }
                 selection
             }
-            Choice::Chain => {
-                addanag_plus::extract(&mut self.scratch, &mut self.parts, html, &mut text)
-            }
+            Choice::Chain => addanag_plus::extract(
+                &mut self.scratch,
+                &mut self.parts,
+                html,
+                &self.title,
+                &mut text,
+            ),
         };
         Extraction {
             title: &self.title,

@@ -128,6 +128,17 @@ impl<'a> TextSink<'a> {
         }
     }
 
+    /// The text written so far.
+    pub fn written(&self) -> &str {
+        self.out
+    }
+
+    /// Forgets everything written so far.
+    pub fn clear(&mut self) {
+        self.out.clear();
+        self.pending = Pending::Nothing;
+    }
+
     /// Starts a new paragraph (if anything was written).
     pub fn paragraph(&mut self) {
         self.separate(Pending::Newline);
