@@ -118,6 +118,7 @@ pub enum Markup {
 
 /// Parses the markup at `html[at]`, which must be `<`. Returns `None` when
 /// the `<` does not start markup (e.g. `a < b`): it is then text.
+#[inline(always)]
 pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
     let rest = html.get(at + 1..)?;
     let first = *rest.first()?;
