@@ -147,12 +147,21 @@ pub(super) fn extract(
         })
         .unwrap_or(block);
     // The title is given apart (and first in text and WET output): a
-    // headline that repeats it is left out, as Readability does.
-    let heading = lines
-        .get(first)
-        .filter(|l| first < last && matches!(l.heading, 1 | 2));
+    // headline that opens the text and repeats it is left out, as
+    // Readability does.
+    let opening = (first..last).find(|&i| {
+        lines
+            .get(i)
+            .is_some_and(|l| l.content > 0 && !reading.marked(l))
+    });
+    let heading = opening.and_then(|i| {
+        lines
+            .get(i)
+            .filter(|l| matches!(l.heading, 1 | 2))
+            .map(|l| (i, l))
+    });
     let first = match heading {
-        Some(heading) => {
+        Some((i, heading)) => {
             sink.append_html(
                 html,
                 heading.start as usize,
@@ -161,7 +170,11 @@ pub(super) fn extract(
             );
             let repeated = repeats(title, sink.written());
             sink.clear();
-            first + usize::from(repeated)
+            if repeated {
+                i + 1
+            } else {
+                first
+            }
         }
         None => first,
     };
@@ -532,6 +545,11 @@ mod tests {
         };
         let repeated = page("Été à Paris | Le Journal", "ÉTÉ À PARIS");
         let plus = extract(Algorithm::AddanagPlus, &repeated);
+        assert!(plus.starts_with("Alpha is a word"), "{plus}");
+        // Lines of markup only before it leave it the text's opening.
+        let long = "Un été à Paris, sur les quais de la Seine et dans les jardins de la ville";
+        let after_markup = page(long, long).replace("<h1>", "<div class=\"k\"></div><h1>");
+        let plus = extract(Algorithm::AddanagPlus, &after_markup);
         assert!(plus.starts_with("Alpha is a word"), "{plus}");
         let other = page("Le Journal", "Été à Paris");
         let plus = extract(Algorithm::AddanagPlus, &other);
