@@ -291,10 +291,12 @@ fn repeats(title: &str, heading: &str) -> bool {
         text.split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
     }
-    let same = |a: &str, b: &str| {
-        a.chars()
+    let same = |a: &str, b: &str| match (a.is_ascii(), b.is_ascii()) {
+        (true, true) => a.eq_ignore_ascii_case(b),
+        _ => a
+            .chars()
             .flat_map(char::to_lowercase)
-            .eq(b.chars().flat_map(char::to_lowercase))
+            .eq(b.chars().flat_map(char::to_lowercase)),
     };
     if words(title).next().is_none() {
         return false;
