@@ -379,6 +379,7 @@ static NAME_BYTE: [bool; 256] =
 
 /// Reads the element name `bytes` starts with (padding with 0, which is no
 /// name byte).
+#[inline(always)]
 fn read_name(bytes: &[u8]) -> Name {
     let (len, key) = names::read(bytes, 0, |window| !name_bytes(window));
     Name { len, key }
