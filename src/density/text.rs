@@ -152,7 +152,7 @@ impl<'a> TextSink<'a> {
 
     /// Appends text with character references, collapsing whitespace.
     pub fn append_text(&mut self, text: &str) {
-        if text.contains('&') {
+        if memchr(b'&', text.as_bytes()).is_some() {
             self.entities.clear();
             html_escape::decode_html_entities_to_string(text, self.entities);
             let decoded = std::mem::take(self.entities);
