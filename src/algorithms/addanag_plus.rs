@@ -284,8 +284,14 @@ fn append_runs(
     }
 }
 
+/// Headlines and titles longer than this many words are not compared:
+/// each word is looked for among the other's, and a page can put its whole
+/// text in its title and an unclosed `<h1>`.
+const MAX_HEADLINE_WORDS: usize = 64;
+
 /// Whether `heading` repeats `title`: more than 3/4 of it (by the length
 /// of its words) is words of the title, Readability's `textSimilarity`.
+/// False for texts of more than [`MAX_HEADLINE_WORDS`] words.
 fn repeats(title: &str, heading: &str) -> bool {
     fn words(text: &str) -> impl Iterator<Item = &str> + Clone {
         text.split(|c: char| !c.is_alphanumeric())
@@ -298,7 +304,8 @@ fn repeats(title: &str, heading: &str) -> bool {
             .flat_map(char::to_lowercase)
             .eq(b.chars().flat_map(char::to_lowercase)),
     };
-    if words(title).next().is_none() {
+    let too_long = |text| words(text).nth(MAX_HEADLINE_WORDS).is_some();
+    if words(title).next().is_none() || too_long(title) || too_long(heading) {
         return false;
     }
     // The length of the words joined by spaces: all, and those not in the title.
@@ -560,7 +567,7 @@ mod tests {
 
     #[test]
     fn a_heading_repeats_a_title_by_the_length_of_its_words() {
-        use super::repeats;
+        use super::{repeats, MAX_HEADLINE_WORDS};
         assert!(repeats(
             "Student Dies After Diet Pills - News",
             "Student dies after diet pills"
@@ -573,6 +580,12 @@ mod tests {
         ));
         assert!(!repeats("Student Dies", "Student dies after diet pills"));
         assert!(!repeats("", "Anything") && !repeats("Anything", ""));
+        // Whole pages in a title and an unclosed `<h1>` are not compared
+        // word by word (quadratic).
+        let page = "word ".repeat(MAX_HEADLINE_WORDS + 1);
+        assert!(!repeats(&page, &page));
+        let short = "word ".repeat(MAX_HEADLINE_WORDS);
+        assert!(repeats(&short, &short));
     }
 
     #[test]
