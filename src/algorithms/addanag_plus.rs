@@ -146,38 +146,7 @@ pub(super) fn extract(
                 .is_some_and(|l| matches!(l.heading, 1 | 2) && l.content > 0)
         })
         .unwrap_or(block);
-    // The title is given apart (and first in text and WET output): a
-    // headline that opens the text and repeats it is left out, as
-    // Readability does.
-    let opening = (first..last).find(|&i| {
-        lines
-            .get(i)
-            .is_some_and(|l| l.content > 0 && !reading.marked(l))
-    });
-    let heading = opening.and_then(|i| {
-        lines
-            .get(i)
-            .filter(|l| matches!(l.heading, 1 | 2))
-            .map(|l| (i, l))
-    });
-    let first = match heading {
-        Some((i, heading)) => {
-            sink.append_html(
-                html,
-                heading.start as usize,
-                heading.end as usize,
-                ADDANAG_PLUS.rules,
-            );
-            let repeated = repeats(title, sink.written());
-            sink.clear();
-            if repeated {
-                i + 1
-            } else {
-                first
-            }
-        }
-        None => first,
-    };
+    let first = past_repeated_title(html, title, lines, (first, last), &reading, sink);
     append_runs(html, lines.get(first..=last)?, |l| reading.marked(l), sink);
     Some(Selection {
         regions: (lo, hi),
@@ -281,6 +250,47 @@ fn append_runs(
     }
     if let Some((start, end)) = run {
         sink.append_html(html, start, end, ADDANAG_PLUS.rules);
+    }
+}
+
+/// The first of the chosen lines `first..=last` after a headline that
+/// opens their text and repeats `title`, else `first`. The title is given
+/// apart (and first in text and WET output), so such a headline is left
+/// out, as Readability does. `sink` is used to read the headline and left
+/// empty.
+fn past_repeated_title(
+    html: &str,
+    title: &str,
+    lines: &[Line],
+    (first, last): (usize, usize),
+    reading: &Reading,
+    sink: &mut TextSink,
+) -> usize {
+    let opening = (first..last).find(|&i| {
+        lines
+            .get(i)
+            .is_some_and(|l| l.content > 0 && !reading.marked(l))
+    });
+    let Some((i, heading)) = opening.and_then(|i| {
+        lines
+            .get(i)
+            .filter(|l| matches!(l.heading, 1 | 2))
+            .map(|l| (i, l))
+    }) else {
+        return first;
+    };
+    sink.append_html(
+        html,
+        heading.start as usize,
+        heading.end as usize,
+        ADDANAG_PLUS.rules,
+    );
+    let repeated = repeats(title, sink.written());
+    sink.clear();
+    if repeated {
+        i + 1
+    } else {
+        first
     }
 }
 
