@@ -13,9 +13,10 @@
 //!   article**: the counting pass marks the page furniture the markup names
 //!   ([`Cleaning::Furniture`]); its text is worth nothing and stays out of
 //!   the output (a hidden element inside a paragraph, such as the MathML
-//!   beside a formula's image, costs no markup either). Weak marks (class names such as `sidebar`) are not trusted
-//!   when they take away more than 3/4 of the best chain's value, strong ones
-//!   (comments, `<nav>`) when no chain of positive value is left;
+//!   beside a formula's image, costs no markup either). Weak marks (class
+//!   names such as `sidebar`) are not trusted when they take away more than
+//!   3/4 of the best chain's value, strong ones (comments, `<nav>`) when no
+//!   chain of positive value is left;
 //! - **the fixed gap cuts articles or swallows comments**: instead of
 //!   "distance ≤ gap lines", the chosen regions are the consecutive run of
 //!   regions with the largest total value, the lines between them included

@@ -5,9 +5,9 @@
 //! bit per byte: `<`, `&`, content character, non-ASCII character) with
 //! vector compares and `movemask`: AVX2 where the CPU has it (checked at run
 //! time), else SSE2 (part of the x86_64 baseline); other targets use the
-//! scalar classifier, which LLVM vectorises less well. A text run is then counted with
-//! `popcount` over the masks, and the next `<` found with `trailing_zeros`:
-//! per-tag work is scalar, per-byte work is branch-free.
+//! scalar classifier, which LLVM vectorises less well. A text run is then
+//! counted with `popcount` over the masks, and the next `<` found with
+//! `trailing_zeros`: per-tag work is scalar, per-byte work is branch-free.
 //!
 //! A *content character* is a byte that is neither ASCII whitespace nor a
 //! UTF-8 continuation byte, i.e. one non-whitespace character of UTF-8 text,
