@@ -3,18 +3,22 @@
 #
 #   benches/peers/run.sh                  # all tools, all datasets
 #   DATASETS="scrapinghub daniel_dev" TOOLS="resiliparse dom_smoothie" benches/peers/run.sh
+#   RUNS=3 TOOLS="resiliparse dom_smoothie" benches/peers/run.sh   # the speed comparison
 #
 # Env: DATASETS (names under $DATASETS_ROOT), TOOLS, DATASETS_ROOT
 # (default ../shared/datasets beside the repo), PYTHON (interpreter for the
 # venv, default python3), CARGO_TARGET_DIR (default dom_smoothie/target),
-# DANA (the dana binary used for scoring). Idempotent: the venv and the Rust
-# binary are reused when up to date; outputs are overwritten.
+# DANA (the dana binary used for scoring and timing), RUNS (timed runs per
+# tool and dataset, dana's included; the table takes each one's best; default 1).
+# Idempotent: the venv and the Rust binary are reused when up to date;
+# outputs are overwritten.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 datasets_root="${DATASETS_ROOT:-$repo/../shared/datasets}"
 tools="${TOOLS:-trafilatura resiliparse readability justext boilerpy3 dom_smoothie}"
+runs="${RUNS:-1}"
 out="$here/out"
 venv="$here/.venv"
 pip_version="26.3" # older pip (23.x) trips over lxml[html-clean] extras when resolving
@@ -47,27 +51,31 @@ if [[ " $tools " == *" dom_smoothie "* ]]; then
 fi
 dom_smoothie_bin="$CARGO_TARGET_DIR/release/peer-dom-smoothie"
 
-# 3. Extract: one process per tool and dataset. Each writes its speed line to
-# out/logs/<tool>.<dataset>.speed.json (errors beside it); speed.jsonl gathers
-# all of them, so a partial re-run (TOOLS=..., DATASETS=...) keeps the rest.
+# 3. Extract: one process per tool, dataset and run. Each run appends its speed
+# line to out/logs/<tool>.<dataset>.speed.json (errors beside it); speed.jsonl
+# gathers all of them, so a partial re-run (TOOLS=..., DATASETS=...) keeps the rest.
 mkdir -p "$out/logs"
 for tool in $tools; do
     for name in $DATASETS; do
         dataset="$datasets_root/$name"
         log="$out/logs/$tool.$name"
-        rm -rf "${out:?}/$tool/$name"
-        echo "run.sh: $tool on $name" >&2
-        if [[ "$tool" == dom_smoothie ]]; then
-            "$dom_smoothie_bin" "$dataset" "$out/$tool" >"$log.speed.json" 2>"$log.errors.log"
-        else
-            "$venv/bin/python" "$here/extract.py" "$tool" "$dataset" "$out/$tool" >"$log.speed.json" 2>"$log.errors.log"
-        fi
+        rm -rf "${out:?}/$tool/$name" "$log.speed.json"
+        for ((run = 1; run <= runs; run++)); do
+            echo "run.sh: $tool on $name (run $run of $runs)" >&2
+            if [[ "$tool" == dom_smoothie ]]; then
+                "$dom_smoothie_bin" "$dataset" "$out/$tool" >>"$log.speed.json" 2>"$log.errors.log"
+            else
+                "$venv/bin/python" "$here/extract.py" "$tool" "$dataset" "$out/$tool" >>"$log.speed.json" 2>"$log.errors.log"
+            fi
+        done
         cat "$log.speed.json"
     done
 done
 cat "$out"/logs/*.speed.json >"$out/speed.jsonl"
 
-# 4. Score with `dana eval` when the binary has it; else say how.
+# 4. Score with `dana eval` when the binary has it, time dana's default
+# algorithm the way the peers were timed (one worker, extraction CPU time
+# only, RUNS times), and print dana beside the peers; else say how.
 dana="${DANA:-}"
 if [[ -z "$dana" ]]; then
     for candidate in "${user_target:+$user_target/release/dana}" "$repo/target/release/dana" "$(command -v dana || true)"; do
@@ -84,6 +92,14 @@ if [[ -n "$dana" ]] && "$dana" eval --help 2>/dev/null | grep -q -- '--pred'; th
         echo "run.sh: scoring $tool with $dana eval" >&2
         "$dana" eval --pred "$out/$tool" --label "$tool" --format json "${dataset_dirs[@]}" | tee "$out/$tool.eval.json"
     done
+    rm -rf "$out/dana.timed"
+    mkdir -p "$out/dana.timed"
+    for ((run = 1; run <= runs; run++)); do
+        echo "run.sh: dana eval -j 1 (run $run of $runs)" >&2
+        "$dana" eval -j 1 --format json "${dataset_dirs[@]}" >"$out/dana.timed/$run.json"
+    done
+    cp "$out/dana.timed/1.json" "$out/dana.eval.json"
+    python3 "$here/table.py" "$out" | tee "$out/table.md"
 else
     echo "run.sh: no dana binary with 'eval --pred' found (set DANA=path/to/dana). Score later with:" >&2
     for tool in $tools; do
