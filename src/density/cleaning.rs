@@ -408,6 +408,8 @@ const WORDS: &[(&[u8], Option<Word>)] = {
         (b"consent", Some(Furniture)),
         (b"popup", Some(Furniture)),
         (b"modal", Some(Furniture)),
+        // The text labels of an ai2html chart (Readability drops them).
+        (b"ai2html", Some(Furniture)),
         (b"has", Some(NotAName)),
         (b"with", Some(NotAName)),
         (b"no", Some(NotAName)),
@@ -727,6 +729,10 @@ mod tests {
         assert_eq!(furniture("<div hidden>"), Some(Hidden));
         assert_eq!(furniture("<div hidden class=\"sidebar\">"), Some(Weak));
         assert_eq!(furniture("<div class=\"author-bio\">"), Some(Weak));
+        assert_eq!(
+            furniture("<div class=\"ai2html ai2html-box-v5\">"),
+            Some(Weak)
+        );
         assert_eq!(
             furniture("<div style=\"color: red; Display : None\">"),
             Some(Hidden)
