@@ -333,8 +333,17 @@ fn lowercase<'b, const N: usize>(bytes: &[u8], buf: &'b mut [u8; N]) -> Option<&
     Some(lower)
 }
 
-/// ARIA roles of furniture.
-const ROLES: &[&[u8]] = &[b"navigation", b"contentinfo", b"menu", b"menubar"];
+/// ARIA roles of furniture: navigation, the page's footer, menus, and
+/// what Readability drops besides: dialogs and complementary content.
+const ROLES: &[&[u8]] = &[
+    b"navigation",
+    b"contentinfo",
+    b"menu",
+    b"menubar",
+    b"dialog",
+    b"alertdialog",
+    b"complementary",
+];
 
 /// What one part of a class or id says (parts are separated by `-` and
 /// `_`, so `comment-list` has the part `comment` but `commentary` has not).
@@ -724,6 +733,11 @@ mod tests {
             Some(Strong)
         );
         assert_eq!(furniture("<nav>"), Some(Strong));
+        assert_eq!(
+            furniture("<div role=\"dialog\" aria-modal=true>"),
+            Some(Strong)
+        );
+        assert_eq!(furniture("<section role=COMPLEMENTARY>"), Some(Strong));
         assert_eq!(furniture("<aside class=\"elementor-section\">"), Some(Weak));
         assert_eq!(furniture("<FOOTER class=\"site\">"), Some(Strong));
         assert_eq!(furniture("<div hidden>"), Some(Hidden));
@@ -747,6 +761,7 @@ mod tests {
             "<p class=\"share\">",
             "<div data-class=\"comment\" title='id=nav'>",
             "<div class>",
+            "<div role=\"alert\">",
         ] {
             assert_eq!(furniture(not), None, "{not}");
         }
