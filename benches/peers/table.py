@@ -7,8 +7,9 @@ Reads what run.sh leaves in OUT_DIR: `<tool>.eval.json` (`dana eval --format jso
 output, one object per dataset with `mean_f1`; `dana.eval.json` is dana's own
 extraction), `speed.jsonl` (the peers' speed lines) and `dana.timed/<run>.json`
 (one timed `dana eval -j 1 --format json` per run, `mb_per_s` per dataset). A tool
-timed several times counts with its best run per dataset, dana as much as the peers. The last row of the speed table is dana's
-MB/s divided by the fastest peer's, the issue's "≥ 20x" measure. Stdlib only.
+timed several times counts with its best run per dataset, dana as much as the
+peers. The last row of the speed table is dana's MB/s divided by the fastest
+peer's, the issue's "≥ 20x" measure. Stdlib only.
 """
 
 import json
