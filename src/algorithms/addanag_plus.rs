@@ -15,8 +15,11 @@
 //!   the output (a hidden element inside a paragraph, such as the MathML
 //!   beside a formula's image, costs no markup either). Weak marks (class
 //!   names such as `sidebar`) are not trusted when they take away more than
-//!   3/4 of the best chain's value, strong ones (comments, `<nav>`) when no
-//!   chain of positive value is left;
+//!   3/4 of the best chain's value (the furniture nested inside weak
+//!   furniture is then looked for and judged alike: an article inside a
+//!   share plugin's container still has its video player and gallery
+//!   marked), strong ones (comments, `<nav>`) when no chain of positive
+//!   value is left;
 //! - **the fixed gap cuts articles or swallows comments**: instead of
 //!   "distance ≤ gap lines", the chosen regions are the consecutive run of
 //!   regions with the largest total value, the lines between them included
@@ -45,8 +48,10 @@
 
 use super::{danag, Choice, LineDensity};
 use crate::density::cleaning::Cue;
+use crate::density::nested::nested_marks;
 use crate::density::text::TextSink;
 use crate::density::{Cleaning, Line, LinkRule, Region, Rules, Scratch, Selection};
+use std::ops::RangeInclusive;
 
 pub(super) const ADDANAG_PLUS: LineDensity = LineDensity {
     rules: Rules {
@@ -110,13 +115,20 @@ pub(super) fn extract(
         code: CODE_COST * f64::from(scale) / f64::from(one),
         link: LINK_COST,
     };
-    let best = Reading::best(parts, regions, costs);
-    let article_text = best.as_ref().map_or(0.0, |article| article.text(lines));
+    let mut nested = Nested {
+        html: html.as_bytes(),
+        lines,
+        looked: None,
+    };
+    let best = Reading::best(parts, regions, costs, &mut nested);
+    let article_text = best
+        .as_ref()
+        .map_or(0.0, |article| article.text(lines, parts));
     let Some(article) = best.filter(|_| article_text > 0.0) else {
         // No positive region with text: a page of a few words under its
         // markup.
-        let strong = |l: &Line| l.furniture == Some(Cue::Strong);
-        append_runs(html, lines, strong, sink);
+        let strong = lines.iter().map(|l| (l, l.furniture == Some(Cue::Strong)));
+        append_runs(html, strong, sink);
         return None;
     };
     // A listing reading gives at most the page's text: when the article
@@ -129,12 +141,13 @@ pub(super) fn extract(
                 link: LISTING_LINK_COST,
                 ..costs
             },
+            &mut nested,
         )
     } else {
         None
     };
     let reading = match listing {
-        Some(listing) if article_text < LISTING_SHARE * listing.text(lines) => listing,
+        Some(listing) if article_text < LISTING_SHARE * listing.text(lines, parts) => listing,
         _ => article,
     };
     let Chain { lo, hi, .. } = reading.chain;
@@ -147,8 +160,10 @@ pub(super) fn extract(
                 .is_some_and(|l| matches!(l.heading, 1 | 2) && l.content > 0)
         })
         .unwrap_or(block);
-    let first = past_repeated_title(html, title, lines, (first, last), &reading, sink);
-    append_runs(html, lines.get(first..=last)?, |l| reading.marked(l), sink);
+    let first = past_repeated_title(html, title, lines, parts, (first, last), &reading, sink);
+    let chosen = lines.get(first..=last)?.iter();
+    let marks = parts.get(first..=last)?.iter().map(|p| reading.marked(p));
+    append_runs(html, chosen.zip(marks), sink);
     Some(Selection {
         regions: (lo, hi),
         lines: (first, last),
@@ -168,8 +183,7 @@ struct Costs {
 /// marks were trusted in choosing it.
 struct Reading {
     chain: Chain,
-    trust_strong: bool,
-    trust_weak: bool,
+    trust: Trust,
     /// The chain's lines.
     lines: (usize, usize),
 }
@@ -177,59 +191,111 @@ struct Reading {
 impl Reading {
     /// The best chain under `costs`, after deciding which furniture marks to
     /// trust: weak marks that take away most of the page's best text
-    /// misled; so did strong ones that leave no text of worth (forums whose
+    /// misled (then the furniture nested in them is looked for, and judged
+    /// alike); so did strong ones that leave no text of worth (forums whose
     /// posts are marked as comments). `None` without regions.
-    fn best(parts: &[Parts], regions: &[Region], costs: Costs) -> Option<Reading> {
+    fn best(
+        parts: &mut [Parts],
+        regions: &[Region],
+        costs: Costs,
+        nested: &mut Nested,
+    ) -> Option<Reading> {
         let all = best_chain(parts, regions, costs, Trust::All)?;
-        let strong = best_chain(parts, regions, costs, Trust::Strong)?;
-        let trust_weak = all.value >= TRUSTED_SHARE * strong.value;
-        let trust_strong = strong.value > 0.0;
-        let chain = match (trust_strong, trust_weak) {
-            (true, true) => all,
-            (true, false) => strong,
-            (false, _) => best_chain(parts, regions, costs, Trust::None)?,
+        let mut strong = best_chain(parts, regions, costs, Trust::Strong)?;
+        let trusted = |chain: &Chain, strong: &Chain| chain.value >= TRUSTED_SHARE * strong.value;
+        let mut any_nested = false;
+        if strong.value > 0.0 && !trusted(&all, &strong) {
+            let span = regions.get(strong.lo)?.first..=regions.get(strong.hi)?.last;
+            any_nested = nested.mark(parts, span);
+            if any_nested {
+                // Strong furniture nested in weak furniture is strong.
+                strong = best_chain(parts, regions, costs, Trust::Strong)?;
+            }
+        }
+        let (chain, trust) = if strong.value <= 0.0 {
+            (best_chain(parts, regions, costs, Trust::None)?, Trust::None)
+        } else if trusted(&all, &strong) {
+            (all, Trust::All)
+        } else if any_nested {
+            match best_chain(parts, regions, costs, Trust::Nested)? {
+                chain if trusted(&chain, &strong) => (chain, Trust::Nested),
+                _ => (strong, Trust::Strong),
+            }
+        } else {
+            (strong, Trust::Strong)
         };
         let span = (regions.get(chain.lo)?.first, regions.get(chain.hi)?.last);
         Some(Reading {
             chain,
-            trust_strong,
-            trust_weak,
+            trust,
             lines: span,
         })
     }
 
-    /// Whether `line` is furniture whose mark this reading trusts.
-    fn marked(&self, line: &Line) -> bool {
-        line.furniture
-            .is_some_and(|c| self.trust_strong && (self.trust_weak || c == Cue::Strong))
+    /// Whether a line with `parts` is furniture whose mark this reading
+    /// trusts.
+    fn marked(&self, parts: &Parts) -> bool {
+        self.trust.keeps().get(parts.mark) == Some(&0.0)
     }
 
     /// The text characters this reading gives (headline aside).
-    fn text(&self, lines: &[Line]) -> f64 {
+    fn text(&self, lines: &[Line], parts: &[Parts]) -> f64 {
         let (first, last) = self.lines;
         let chosen = lines.get(first..=last).unwrap_or_default();
+        let marks = parts.get(first..=last).unwrap_or_default();
         let text: u64 = chosen
             .iter()
-            .filter(|l| !self.marked(l))
-            .map(|l| u64::from(l.content))
+            .zip(marks)
+            .filter(|(_, p)| !self.marked(p))
+            .map(|(l, _)| u64::from(l.content))
             .sum();
         text as f64
     }
 }
 
-/// Appends the text of `lines` but the `marked` ones, a paragraph per run;
-/// runs split only by furniture inside a paragraph (a hidden `<span>`)
-/// are joined by a space.
-fn append_runs(
-    html: &str,
-    lines: &[Line],
-    mut marked: impl FnMut(&Line) -> bool,
-    sink: &mut TextSink,
-) {
+/// Furniture nested in weak furniture ([`nested_marks`]), set in the
+/// lines' [`Parts::mark`] when a reading does not trust a page's weak marks:
+/// only in the weak furniture of the chain chosen without them (the
+/// misleading mark is there; walking all of a page's weak furniture cost 3 %
+/// of the extraction time on scrapinghub, PERF.md §5).
+struct Nested<'a> {
+    html: &'a [u8],
+    lines: &'a [Line],
+    /// The lines looked at so far (a page is read up to twice), and
+    /// whether any of them has a nested mark.
+    looked: Option<(RangeInclusive<usize>, bool)>,
+}
+
+impl Nested<'_> {
+    /// Sets the nested marks of the weak furniture among the lines `span`
+    /// in `parts`; whether any line has one.
+    fn mark(&mut self, parts: &mut [Parts], span: RangeInclusive<usize>) -> bool {
+        if let Some((looked, any)) = &self.looked {
+            if looked.contains(span.start()) && looked.contains(span.end()) {
+                return *any;
+            }
+        }
+        let mut any = self.looked.as_ref().is_some_and(|(_, any)| *any);
+        nested_marks(self.html, self.lines, span.clone(), |i, cue| {
+            if let Some(p) = parts.get_mut(i).filter(|p| p.mark > 0) {
+                let mark = if cue == Cue::Strong { 3 } else { 2 };
+                any |= mark > p.mark;
+                p.mark = p.mark.max(mark);
+            }
+        });
+        self.looked = Some((span, any));
+        any
+    }
+}
+
+/// Appends the text of the `lines` not marked (each with whether it is),
+/// a paragraph per run; runs split only by furniture inside a paragraph
+/// (a hidden `<span>`) are joined by a space.
+fn append_runs<'l>(html: &str, lines: impl Iterator<Item = (&'l Line, bool)>, sink: &mut TextSink) {
     let mut run: Option<(usize, usize)> = None;
     let mut inline_gap = true;
-    for line in lines {
-        if marked(line) {
+    for (line, marked) in lines {
+        if marked {
             if let Some((start, end)) = run.take() {
                 sink.append_html(html, start, end, ADDANAG_PLUS.rules);
                 inline_gap = true;
@@ -263,14 +329,14 @@ fn past_repeated_title(
     html: &str,
     title: &str,
     lines: &[Line],
+    parts: &[Parts],
     (first, last): (usize, usize),
     reading: &Reading,
     sink: &mut TextSink,
 ) -> usize {
     let opening = (first..last).find(|&i| {
-        lines
-            .get(i)
-            .is_some_and(|l| l.content > 0 && !reading.marked(l))
+        let marked = parts.get(i).is_none_or(|p| reading.marked(p));
+        lines.get(i).is_some_and(|l| l.content > 0 && !marked)
     });
     let Some((i, heading)) = opening.and_then(|i| {
         lines
@@ -353,7 +419,9 @@ pub(super) struct Parts {
     code: f64,
     /// Anchor-text characters times the square of the link density.
     links: f64,
-    /// The furniture mark: 0 none, 1 weak, 2 strong ([`Trust::keeps`]).
+    /// The furniture mark ([`Trust::keeps`]): 0 none, 1 weak (or hidden),
+    /// 2 weak with weak furniture nested in it, 3 strong or with strong
+    /// furniture nested in it (nested marks set only by [`Nested::mark`]).
     mark: usize,
 }
 
@@ -379,7 +447,7 @@ impl Parts {
             mark: match line.furniture {
                 None => 0,
                 Some(Cue::Weak | Cue::Hidden) => 1,
-                Some(Cue::Strong) => 2,
+                Some(Cue::Strong) => 3,
             },
         }
     }
@@ -389,6 +457,8 @@ impl Parts {
 #[derive(Clone, Copy)]
 enum Trust {
     All,
+    /// Strong marks and those nested in weak furniture.
+    Nested,
     Strong,
     None,
 }
@@ -396,18 +466,19 @@ enum Trust {
 impl Trust {
     /// How much of a line's text counts, by its [`Parts::mark`]: the text
     /// of trusted furniture is worth nothing.
-    fn keeps(self) -> [f64; 3] {
+    fn keeps(self) -> [f64; 4] {
         match self {
-            Trust::All => [1.0, 0.0, 0.0],
-            Trust::Strong => [1.0, 1.0, 0.0],
-            Trust::None => [1.0, 1.0, 1.0],
+            Trust::All => [1.0, 0.0, 0.0, 0.0],
+            Trust::Nested => [1.0, 1.0, 0.0, 0.0],
+            Trust::Strong => [1.0, 1.0, 1.0, 0.0],
+            Trust::None => [1.0, 1.0, 1.0, 1.0],
         }
     }
 }
 
 /// A line's value: its non-link text minus the cost of its markup and
 /// links, without a branch (lines come in no predictable order of kinds).
-fn value(parts: &Parts, costs: Costs, keeps: &[f64; 3]) -> f64 {
+fn value(parts: &Parts, costs: Costs, keeps: &[f64; 4]) -> f64 {
     let kept = keeps.get(parts.mark).copied().unwrap_or(1.0);
     parts.text * kept - costs.code * parts.code - costs.link * parts.links
 }
@@ -690,6 +761,64 @@ mod tests {
         let plus = extract(Algorithm::AddanagPlus, &html);
         assert!(plus.contains("Hidden is a word"), "{plus}");
         assert!(!plus.contains("Home"), "{plus}");
+    }
+
+    #[test]
+    fn furniture_inside_a_misleading_weak_mark_stays_out() {
+        // The article sits in a share plugin's container, so its weak mark
+        // is not trusted; the furniture inside it still tells itself apart.
+        let related: String = (0..4)
+            .map(|i| format!("<p>Related story {i} is a story of another day on this site.</p>\n"))
+            .collect();
+        let comments: String = (0..20)
+            .map(|i| {
+                format!(
+                    "<li><h2>Reader {i}</h2><p>{}</p></li>\n",
+                    "Comment words of a reader. ".repeat(8)
+                )
+            })
+            .collect();
+        let html = format!(
+            "<body><div id=\"share-btns_containerParent\">{}\
+             <div class=\"related-list\">{related}</div>\n<ul class=\"comment-list\">{comments}</ul>\n{}</div></body>",
+            paragraphs("Alpha", 6),
+            paragraphs("Omega", 2)
+        );
+        let plus = extract(Algorithm::AddanagPlus, &html);
+        assert!(plus.contains("Alpha") && plus.contains("Omega"), "{plus}");
+        assert!(
+            !plus.contains("Related") && !plus.contains("Reader"),
+            "{plus}"
+        );
+        // Without the nested marks the container's mark is all there is:
+        // dropped, it lets the comments in.
+        let unnamed = html
+            .replace("related-list", "list")
+            .replace("comment-list", "list");
+        let plus = extract(Algorithm::AddanagPlus, &unnamed);
+        assert!(plus.contains("Alpha") && plus.contains("Reader"), "{plus}");
+        // A gallery's captions (`legends`) are strong furniture: left out
+        // even where they outweigh the article.
+        let captions = comments
+            .replace("Reader", "Picture")
+            .replace("Comment", "Caption");
+        let html = format!(
+            "<body><div class=\"box\">{}<ul class=\"legends\">{captions}{captions}</ul>{}</div></body>",
+            paragraphs("Alpha", 2),
+            paragraphs("Omega", 2)
+        );
+        let plus = extract(Algorithm::AddanagPlus, &html);
+        assert!(plus.contains("Alpha") && plus.contains("Omega"), "{plus}");
+        assert!(!plus.contains("Caption"), "{plus}");
+        // Nested marks that would take the article away are not trusted
+        // either.
+        let html = format!(
+            "<body><div class=\"toc-chapters\"><section class=\"toc-para\">{}</section></div>\
+             <div class=\"box\"><a href=\"/\">Home</a></div></body>",
+            paragraphs("Alpha", 4)
+        );
+        let plus = extract(Algorithm::AddanagPlus, &html);
+        assert!(plus.contains("Alpha is a word"), "{plus}");
     }
 
     #[test]

@@ -56,6 +56,8 @@ pub enum Cue {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Tracker {
     open: Option<Open>,
+    /// How many furniture elements it has opened (wrapping).
+    opened: u32,
     main: u32,
     article: u32,
     articles: u32,
@@ -131,6 +133,13 @@ impl Tracker {
         self.article > 0
     }
 
+    /// How many furniture elements it has opened so far (wrapping): tells
+    /// apart a tag that ends furniture and opens the next (`<li hidden>`
+    /// after `<li hidden>`) from one inside it.
+    pub fn opened(&self) -> u32 {
+        self.opened
+    }
+
     /// How many outermost `<article>` elements the page had so far.
     pub fn articles(&self) -> u32 {
         self.articles
@@ -138,7 +147,7 @@ impl Tracker {
 
     /// Follows one tag (`tag` parsed at `html[at]`). Unclosed furniture runs
     /// to the end of the page, as in an HTML parser's tree.
-    #[inline]
+    #[inline(always)]
     pub fn on_tag(&mut self, html: &[u8], at: usize, tag: &Tag) {
         let Markup::Element {
             class,
@@ -198,6 +207,7 @@ impl Tracker {
             _ => None,
         };
         if let Some(cue) = cue {
+            self.opened = self.opened.wrapping_add(1);
             self.open = Some(Open {
                 name,
                 depth: 1,
@@ -351,6 +361,9 @@ const ROLES: &[&[u8]] = &[
 enum Word {
     /// A comment thread.
     Comments,
+    /// The captions of a picture gallery (Readability drops `legends`
+    /// outright): never the article, however much text they hold.
+    Legends,
     /// Other furniture.
     Furniture,
     /// A layout, a position or a state of the element, which makes a
@@ -361,7 +374,7 @@ enum Word {
 
 /// The words of class/id parts that mean something, in lowercase.
 const WORDS: &[(&[u8], Option<Word>)] = {
-    use Word::{Comments, Furniture, NotAName};
+    use Word::{Comments, Furniture, Legends, NotAName};
     &[
         (b"comment", Some(Comments)),
         (b"comments", Some(Comments)),
@@ -417,6 +430,7 @@ const WORDS: &[(&[u8], Option<Word>)] = {
         (b"consent", Some(Furniture)),
         (b"popup", Some(Furniture)),
         (b"modal", Some(Furniture)),
+        (b"legends", Some(Legends)),
         // The text labels of an ai2html chart (Readability drops them).
         (b"ai2html", Some(Furniture)),
         (b"has", Some(NotAName)),
@@ -545,7 +559,7 @@ fn names_cue(value: &[u8]) -> Option<Cue> {
             b'-' | b'_' | b' ' | b'\t' | b'\n' | b'\r' | 0x0C => {
                 let read = match WORD_TABLE.get(key) {
                     Some(Word::NotAName) => Token::Void,
-                    Some(Word::Comments) => Token::Open(Some(Cue::Strong)),
+                    Some(Word::Comments | Word::Legends) => Token::Open(Some(Cue::Strong)),
                     Some(Word::Furniture) => Token::Open(strongest(so_far, Some(Cue::Weak))),
                     None => Token::Open(so_far),
                 };
@@ -743,6 +757,7 @@ mod tests {
         assert_eq!(furniture("<div hidden>"), Some(Hidden));
         assert_eq!(furniture("<div hidden class=\"sidebar\">"), Some(Weak));
         assert_eq!(furniture("<div class=\"author-bio\">"), Some(Weak));
+        assert_eq!(furniture("<ul class=\"legends\">"), Some(Strong));
         assert_eq!(
             furniture("<div class=\"ai2html ai2html-box-v5\">"),
             Some(Weak)

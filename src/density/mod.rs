@@ -14,6 +14,7 @@
 pub mod cleaning;
 pub mod kernel;
 mod names;
+pub mod nested;
 pub mod regions;
 pub mod scan;
 pub mod tags;
