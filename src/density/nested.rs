@@ -39,11 +39,8 @@ pub fn nested_marks(
     mut mark: impl FnMut(usize, Cue),
 ) {
     let weak = |i: usize| lines.get(i).is_some_and(|l| l.furniture == Some(Cue::Weak));
-    let starting_in = |from: usize, to: usize| {
-        let first = lines.partition_point(|l| (l.start as usize) < from);
-        let end = lines.partition_point(|l| (l.start as usize) < to);
-        first..end
-    };
+    // The first line starting at or after `pos` (lines are in page order).
+    let starting_from = |pos: usize| lines.partition_point(|l| (l.start as usize) < pos);
     // From the start of the weak lines the span begins in.
     let mut next = *within.start();
     while next > 0 && weak(next) && weak(next - 1) {
@@ -52,9 +49,9 @@ pub fn nested_marks(
     while let Some(first) = (next..=*within.end()).find(|&i| weak(i)) {
         let start = lines.get(first).map_or(html.len(), |l| l.start as usize);
         let end = walk(html, start, |from, to, cue| {
-            starting_in(from, to).for_each(|i| mark(i, cue));
+            (starting_from(from)..starting_from(to)).for_each(|i| mark(i, cue));
         });
-        next = starting_in(0, end).end.max(first + 1);
+        next = starting_from(end).max(first + 1);
     }
 }
 
@@ -103,28 +100,24 @@ fn follow(
     tag: &tags::Tag,
     found: &mut impl FnMut(usize, usize, Cue),
 ) {
-    for k in 0..levels.len() {
-        let Some((tracker, start)) = levels.get_mut(k) else {
-            return;
-        };
+    let mut rest = levels;
+    while let Some(((tracker, start), deeper)) = rest.split_first_mut() {
         let (before, opened) = (tracker.furniture(), tracker.opened());
         tracker.on_tag(html, lt, tag);
         let (after, reopened) = (tracker.furniture(), tracker.opened() != opened);
-        let start = *start;
         if let Some(cue) = before.filter(|_| after.is_none() || reopened) {
             let end = end_at(tag, lt);
-            found(start, end, cue);
-            close(levels.get_mut(k + 1..).unwrap_or_default(), end, found);
+            found(*start, end, cue);
+            close(deeper, end, found);
         }
-        if let Some((_, start)) = levels.get_mut(k) {
-            if after.is_some() && (before.is_none() || reopened) {
-                *start = lt;
-            }
+        if after.is_some() && (before.is_none() || reopened) {
+            *start = lt;
         }
         let inside_weak = before == Some(Cue::Weak) && after == Some(Cue::Weak) && !reopened;
         if !inside_weak {
             return;
         }
+        rest = deeper;
     }
 }
 
