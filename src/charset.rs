@@ -164,36 +164,45 @@ fn decode_into<'a>(
 
 /// The encoding declared by a `<meta charset=…>` or
 /// `<meta http-equiv content="…; charset=…">` in the first `META_SCAN` (4 KiB)
-/// bytes, if it names a known encoding.
+/// bytes, if it names a known encoding. Only the `<meta` tags are read
+/// (ASCII case-insensitive), not the whole head; labels are matched by
+/// [`Encoding::for_label`], which ignores case.
 pub fn meta_charset(raw: &[u8]) -> Option<&'static Encoding> {
     let head = raw.get(..raw.len().min(META_SCAN)).unwrap_or_default();
-    let mut lower = [0u8; META_SCAN];
-    let lower = lower.get_mut(..head.len()).unwrap_or_default();
-    lower
-        .iter_mut()
-        .zip(head)
-        .for_each(|(l, b)| *l = b.to_ascii_lowercase());
-    memchr::memmem::find_iter(lower, b"charset").find_map(|at| {
-        let tag_start = memchr::memrchr(b'<', lower.get(..at)?)?;
-        let tag = lower.get(tag_start..at)?;
-        if !tag.starts_with(b"<meta") || tag.contains(&b'>') {
+    memchr::memchr_iter(b'<', head).find_map(|lt| {
+        let tag = head.get(lt..)?;
+        if !tag.get(1..5)?.eq_ignore_ascii_case(b"meta") {
             return None;
         }
-        let rest = lower.get(at + b"charset".len()..)?;
-        let rest = trim_start(rest);
-        let rest = trim_start(rest.strip_prefix(b"=")?);
-        let rest = rest
-            .strip_prefix(b"\"")
-            .or_else(|| rest.strip_prefix(b"'"))
-            .unwrap_or(rest);
-        let len = rest
-            .iter()
-            .position(|&b| {
-                matches!(b, b'"' | b'\'' | b';' | b'>' | b'/') || b.is_ascii_whitespace()
+        // The tag's bytes: up to its `>`, or the next `<` (an unclosed tag).
+        let len = memchr::memchr2(b'<', b'>', tag.get(1..)?).map_or(tag.len(), |i| i + 1);
+        let attributes = tag.get(..len)?;
+        memchr::memchr2_iter(b'c', b'C', attributes)
+            .filter(|&at| {
+                attributes
+                    .get(at..at + CHARSET.len())
+                    .is_some_and(|word| word.eq_ignore_ascii_case(CHARSET))
             })
-            .unwrap_or(rest.len());
-        Encoding::for_label(rest.get(..len)?)
+            .find_map(|at| label_after(tag.get(at + CHARSET.len()..)?))
     })
+}
+
+const CHARSET: &[u8] = b"charset";
+
+/// The encoding named by `= label` at the start of `rest`, the bytes after
+/// the word `charset`.
+fn label_after(rest: &[u8]) -> Option<&'static Encoding> {
+    let rest = trim_start(rest);
+    let rest = trim_start(rest.strip_prefix(b"=")?);
+    let rest = rest
+        .strip_prefix(b"\"")
+        .or_else(|| rest.strip_prefix(b"'"))
+        .unwrap_or(rest);
+    let len = rest
+        .iter()
+        .position(|&b| matches!(b, b'"' | b'\'' | b';' | b'>' | b'/') || b.is_ascii_whitespace())
+        .unwrap_or(rest.len());
+    Encoding::for_label(rest.get(..len)?)
 }
 
 fn trim_start(bytes: &[u8]) -> &[u8] {
@@ -210,6 +219,48 @@ mod tests {
         let mut buf = String::new();
         let d = decode(raw, http, &mut buf);
         (d.text.to_string(), d.encoding.name())
+    }
+
+    /// The previous meta_charset: lowercases the head, then finds `charset`.
+        /// The encoding declared by a `<meta charset=…>` or
+    /// `<meta http-equiv content="…; charset=…">` in the first `META_SCAN` (4 KiB)
+    /// bytes, if it names a known encoding.
+    fn meta_charset_reference(raw: &[u8]) -> Option<&'static Encoding> {
+        let head = raw.get(..raw.len().min(META_SCAN)).unwrap_or_default();
+        let mut lower = [0u8; META_SCAN];
+        let lower = lower.get_mut(..head.len()).unwrap_or_default();
+        lower
+            .iter_mut()
+            .zip(head)
+            .for_each(|(l, b)| *l = b.to_ascii_lowercase());
+        memchr::memmem::find_iter(lower, b"charset").find_map(|at| {
+            let tag_start = memchr::memrchr(b'<', lower.get(..at)?)?;
+            let tag = lower.get(tag_start..at)?;
+            if !tag.starts_with(b"<meta") || tag.contains(&b'>') {
+                return None;
+            }
+            let rest = lower.get(at + b"charset".len()..)?;
+            let rest = trim_start(rest);
+            let rest = trim_start(rest.strip_prefix(b"=")?);
+            let rest = rest
+                .strip_prefix(b"\"")
+                .or_else(|| rest.strip_prefix(b"'"))
+                .unwrap_or(rest);
+            let len = rest
+                .iter()
+                .position(|&b| {
+                    matches!(b, b'"' | b'\'' | b';' | b'>' | b'/') || b.is_ascii_whitespace()
+                })
+                .unwrap_or(rest.len());
+            Encoding::for_label(rest.get(..len)?)
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn meta_reading_equals_reference(head in "(<meta|<META|<Meta|charset|CharSet|=|\"|'|;|>|<| |\t|utf-8|gbk|koi8-r|x|/){0,40}") {
+            proptest::prop_assert_eq!(meta_charset(head.as_bytes()), meta_charset_reference(head.as_bytes()));
+        }
     }
 
     #[test]
