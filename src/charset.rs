@@ -221,10 +221,9 @@ mod tests {
         (d.text.to_string(), d.encoding.name())
     }
 
-    /// The previous meta_charset: lowercases the head, then finds `charset`.
-        /// The encoding declared by a `<meta charset=…>` or
-    /// `<meta http-equiv content="…; charset=…">` in the first `META_SCAN` (4 KiB)
-    /// bytes, if it names a known encoding.
+    /// [`meta_charset`] as it was written first, the definition it is
+    /// tested against: the first 4 KiB lowercased, every `charset` in them
+    /// read when the nearest `<` before it opens a `<meta` tag.
     fn meta_charset_reference(raw: &[u8]) -> Option<&'static Encoding> {
         let head = raw.get(..raw.len().min(META_SCAN)).unwrap_or_default();
         let mut lower = [0u8; META_SCAN];
