@@ -3,15 +3,36 @@
 mod cli;
 
 fn main() -> std::process::ExitCode {
-    // The build enables POPCNT (.cargo/config.toml); say so rather than
-    // die of an illegal instruction on a CPU from before 2008.
+    // The build uses the instructions of the CPU it was built on
+    // (.cargo/config.toml); on a CPU without them, say so rather than die of
+    // an illegal instruction.
     #[cfg(target_arch = "x86_64")]
-    if !std::arch::is_x86_feature_detected!("popcnt") {
+    if let Some(missing) = missing_cpu_features() {
         eprintln!(
-            "dana: this CPU has no POPCNT instruction, which this build uses; \
-             rebuild without `target-feature=+popcnt` in .cargo/config.toml"
+            "dana: this CPU lacks {missing}, which this build of dana uses (it was built \
+             for another CPU); rebuild it here, or build a portable binary with \
+             RUSTFLAGS=\"-C target-feature=+popcnt\" cargo build --release"
         );
         return std::process::ExitCode::from(2);
     }
     cli::main()
+}
+
+/// The instructions this binary was compiled to use that the CPU lacks, if
+/// any (the x86-64-v2 to v4 levels' features that matter to compiled code).
+#[cfg(target_arch = "x86_64")]
+fn missing_cpu_features() -> Option<String> {
+    let mut missing = Vec::new();
+    macro_rules! check {
+        ($($feature:tt),*) => {$(
+            if cfg!(target_feature = $feature) && !std::arch::is_x86_feature_detected!($feature) {
+                missing.push($feature);
+            }
+        )*};
+    }
+    check!(
+        "sse3", "ssse3", "sse4.1", "sse4.2", "popcnt", "avx", "avx2", "bmi1", "bmi2", "fma",
+        "lzcnt", "movbe", "f16c", "avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"
+    );
+    (!missing.is_empty()).then(|| missing.join(", "))
 }

@@ -44,10 +44,12 @@ if [[ ! -x "$venv/bin/python" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; th
 fi
 
 # 2. dom_smoothie (Rust) in its own Cargo project; cargo itself skips an up-to-date build.
+# Built from the repo root, so the repo's .cargo/config.toml gives it dana's
+# compiler flags (the CPU it is built on).
 user_target="${CARGO_TARGET_DIR:-}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$here/dom_smoothie/target}"
 if [[ " $tools " == *" dom_smoothie "* ]]; then
-    cargo build --quiet --release --locked --manifest-path "$here/dom_smoothie/Cargo.toml"
+    (cd "$repo" && cargo build --quiet --release --locked --manifest-path "$here/dom_smoothie/Cargo.toml")
 fi
 dom_smoothie_bin="$CARGO_TARGET_DIR/release/peer-dom-smoothie"
 
