@@ -221,9 +221,10 @@ mod tests {
         (d.text.to_string(), d.encoding.name())
     }
 
-    /// [`meta_charset`] as it was written first, the definition it is
-    /// tested against: the first 4 KiB lowercased, every `charset` in them
-    /// read when the nearest `<` before it opens a `<meta` tag.
+    /// [`meta_charset`] as it was written first, the definition its search
+    /// for the declaration is tested against: the first 4 KiB lowercased,
+    /// every `charset` in them read when the nearest `<` before it opens a
+    /// `<meta` tag (the label after it read as [`meta_charset`] reads it).
     fn meta_charset_reference(raw: &[u8]) -> Option<&'static Encoding> {
         let head = raw.get(..raw.len().min(META_SCAN)).unwrap_or_default();
         let mut lower = [0u8; META_SCAN];
@@ -238,20 +239,7 @@ mod tests {
             if !tag.starts_with(b"<meta") || tag.contains(&b'>') {
                 return None;
             }
-            let rest = lower.get(at + b"charset".len()..)?;
-            let rest = trim_start(rest);
-            let rest = trim_start(rest.strip_prefix(b"=")?);
-            let rest = rest
-                .strip_prefix(b"\"")
-                .or_else(|| rest.strip_prefix(b"'"))
-                .unwrap_or(rest);
-            let len = rest
-                .iter()
-                .position(|&b| {
-                    matches!(b, b'"' | b'\'' | b';' | b'>' | b'/') || b.is_ascii_whitespace()
-                })
-                .unwrap_or(rest.len());
-            Encoding::for_label(rest.get(..len)?)
+            label_after(lower.get(at + CHARSET.len()..)?)
         })
     }
 
