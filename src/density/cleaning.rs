@@ -256,7 +256,7 @@ fn may_hide_scalar(tag: &[u8]) -> bool {
 }
 
 /// [`may_hide`] 16 positions a step, with the two bytes after each read
-/// from shifted loads; the tail is read from a zero-padded copy.
+/// from shifted loads.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
 fn may_hide_sse2(tag: &[u8]) -> bool {
@@ -280,7 +280,12 @@ fn may_hide_sse2(tag: &[u8]) -> bool {
         }
         from += 16;
     }
-    step(&super::padded(tag.get(from..).unwrap_or_default(), 0))
+    // The last 18 bytes again, overlapping what was read (a tag shorter than
+    // that is padded): no copy for the tail of most tags.
+    match tag.last_chunk::<18>() {
+        Some(last) => step(last),
+        None => step(&super::padded(tag, 0)),
+    }
 }
 
 /// The nesting depth after an opening or closing tag.

@@ -98,9 +98,9 @@ impl BlockMasks {
 pub(super) mod avx2 {
     use std::arch::x86_64::*;
 
-    /// Whether this CPU has AVX2. The build targets the x86_64 baseline
-    /// (building for x86-64-v3 made dana slower, PERF.md); the widest
-    /// kernels check at run time, a cached flag.
+    /// Whether this CPU has AVX2: known at compile time when the build
+    /// targets it (the repo's `.cargo/config.toml` builds for the CPU it
+    /// is built on), else checked at run time, a cached flag.
     #[inline]
     pub fn available() -> bool {
         std::arch::is_x86_feature_detected!("avx2")

@@ -148,6 +148,6 @@ pub(super) fn read(bytes: &[u8], pad: u8, ends: impl Fn(&[u8; WINDOW]) -> u32) -
 fn window(bytes: &[u8], pad: u8) -> [u8; WINDOW] {
     match bytes.first_chunk::<WINDOW>() {
         Some(window) => *window,
-        None => super::padded(bytes, pad),
+        None => super::padded16(bytes, pad),
     }
 }

@@ -14,27 +14,40 @@ use memchr::memchr;
 /// Window of text classified at once by [`space_masks`].
 const WINDOW: usize = 64;
 
-/// The masks of a window of text: bit `i` of the first set when byte `i`
-/// may be or start whitespace ([`may_be_space`]), of the second when it is
-/// `' '`.
+/// The masks of up to a window of text (`chunk`, at most [`WINDOW`]
+/// bytes): bit `i` of the first set when byte `i` may be or start
+/// whitespace ([`may_be_space`]), of the second when it is `' '`. Read 16
+/// bytes at a time; a short last lane is built in a register
+/// ([`super::padded16`]), as most runs of text are short.
 #[inline]
-fn space_masks(window: &[u8; WINDOW]) -> (u64, u64) {
+fn space_masks(chunk: &[u8]) -> (u64, u64) {
+    chunk
+        .chunks(16)
+        .enumerate()
+        .fold((0, 0), |(may, space), (lane, bytes)| {
+            let (m, s) = lane_masks(&super::padded16(bytes, 0));
+            (may | m << (16 * lane), space | s << (16 * lane))
+        })
+}
+
+/// The masks of [`space_masks`] for one 16-byte lane.
+#[inline]
+fn lane_masks(lane: &[u8; 16]) -> (u64, u64) {
     #[cfg(target_arch = "x86_64")]
     {
         // SAFETY: SSE2 is part of the x86_64 baseline.
-        unsafe { space_masks_sse2(window) }
+        unsafe { lane_masks_sse2(lane) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        space_masks_scalar(window)
+        lane_masks_scalar(lane)
     }
 }
 
-/// [`space_masks`] one byte at a time: the definition.
+/// [`lane_masks`] one byte at a time: the definition.
 #[cfg(any(test, not(target_arch = "x86_64")))]
-fn space_masks_scalar(window: &[u8; WINDOW]) -> (u64, u64) {
-    window
-        .iter()
+fn lane_masks_scalar(lane: &[u8; 16]) -> (u64, u64) {
+    lane.iter()
         .enumerate()
         .fold((0, 0), |(may, space), (i, &b)| {
             (
@@ -47,21 +60,16 @@ fn space_masks_scalar(window: &[u8; WINDOW]) -> (u64, u64) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
 #[inline]
-fn space_masks_sse2(window: &[u8; WINDOW]) -> (u64, u64) {
+fn lane_masks_sse2(lane: &[u8; 16]) -> (u64, u64) {
     use super::kernel::sse2::{in_range, splat};
     use std::arch::x86_64::*;
-    (0..WINDOW / 16).fold((0, 0), |(may, space), lane| {
-        // SAFETY: the load reads bytes `16 * lane .. 16 * lane + 16` of `window`.
-        let v = unsafe { _mm_loadu_si128(window.as_ptr().add(lane * 16).cast()) };
-        let is_space = _mm_cmpeq_epi8(v, splat(b' '));
-        let ascii = _mm_or_si128(is_space, in_range(v, b'\t', 5));
-        let lead = _mm_or_si128(_mm_cmpeq_epi8(v, splat(0xC2)), in_range(v, 0xE1, 3));
-        let bits = |x: __m128i| (_mm_movemask_epi8(x) as u32 as u64) << (lane * 16);
-        (
-            may | bits(_mm_or_si128(ascii, lead)),
-            space | bits(is_space),
-        )
-    })
+    // SAFETY: the load reads exactly the 16 bytes of `lane`.
+    let v = unsafe { _mm_loadu_si128(lane.as_ptr().cast()) };
+    let is_space = _mm_cmpeq_epi8(v, splat(b' '));
+    let ascii = _mm_or_si128(is_space, in_range(v, b'\t', 5));
+    let lead = _mm_or_si128(_mm_cmpeq_epi8(v, splat(0xC2)), in_range(v, 0xE1, 3));
+    let bits = |x: __m128i| u64::from(_mm_movemask_epi8(x) as u32);
+    (bits(_mm_or_si128(ascii, lead)), bits(is_space))
 }
 
 /// What separates the next word from the text written so far.
@@ -177,15 +185,7 @@ impl<'a> TextSink<'a> {
         let mut word_start = 0;
         for (index, chunk) in bytes.chunks(WINDOW).enumerate() {
             let base = index * WINDOW;
-            let padded: [u8; WINDOW];
-            let window = match chunk.first_chunk::<WINDOW>() {
-                Some(window) => window,
-                None => {
-                    padded = super::padded(chunk, 0);
-                    &padded
-                }
-            };
-            let (may, space) = space_masks(window);
+            let (may, space) = space_masks(chunk);
             // A `' '` with no possible whitespace on either side, known
             // within the window (its first and last byte are looked at).
             let inner = !(1 | 1 << (chunk.len() - 1));
@@ -262,9 +262,15 @@ mod tests {
 
     proptest! {
         #[test]
-        fn space_masks_equal_scalar(window in proptest::collection::vec(any::<u8>(), WINDOW)) {
-            let window: &[u8; WINDOW] = bytemuck::from_bytes(&window);
-            prop_assert_eq!(space_masks(window), space_masks_scalar(window));
+        fn space_masks_equal_scalar(chunk in proptest::collection::vec(any::<u8>(), 0..=WINDOW)) {
+            let byte_at_a_time = chunk.iter().enumerate().fold((0, 0), |(may, space), (i, &b)| {
+                (may | u64::from(may_be_space(b)) << i, space | u64::from(b == b' ') << i)
+            });
+            prop_assert_eq!(space_masks(&chunk), byte_at_a_time);
+            for lane in chunk.chunks_exact(16) {
+                let lane: &[u8; 16] = bytemuck::from_bytes(lane);
+                prop_assert_eq!(lane_masks(lane), lane_masks_scalar(lane));
+            }
         }
 
         #[test]
