@@ -35,7 +35,6 @@ fn kernel(c: &mut Criterion) {
     });
     let mut lines = Vec::new();
     group.bench_function("scan", |b| {
-        let mut counter = BlockCounter::new();
         b.iter(|| {
             pages
                 .iter()
@@ -43,7 +42,7 @@ fn kernel(c: &mut Criterion) {
                     scan(
                         p,
                         Rules::papers(LinkRule::Normalise),
-                        &mut counter,
+                        &BlockCounter,
                         &mut lines,
                     );
                     lines.len()
@@ -59,7 +58,7 @@ fn kernel(c: &mut Criterion) {
                     scan(
                         p,
                         Rules::papers(LinkRule::Normalise),
-                        &mut ReferenceCounter,
+                        &ReferenceCounter,
                         &mut lines,
                     );
                     black_box(lines.len())

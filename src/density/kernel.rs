@@ -1,10 +1,10 @@
 //! The counting kernel: from a position in text, find the next `<` and count
 //! the content characters before it.
 //!
-//! The fast kernel classifies the page 64 bytes at a time into bitmasks (one
-//! bit per byte: `<`, `&`, content character, non-ASCII character) with
-//! vector compares and `movemask`: AVX2 where the CPU has it (checked at run
-//! time), else SSE2 (part of the x86_64 baseline); other targets use the
+//! The fast kernel classifies 64 bytes at a time, from where the run starts,
+//! into bitmasks (one bit per byte: `<`, `&`, content character, non-ASCII
+//! character) with vector compares and `movemask`: AVX2 where the CPU has
+//! it, else SSE2 (part of the x86_64 baseline); other targets use the
 //! scalar classifier, which LLVM vectorises less well. A text run is then
 //! counted with `popcount` over the masks, and the next `<` found with
 //! `trailing_zeros`: per-tag work is scalar, per-byte work is branch-free.
@@ -30,11 +30,8 @@ pub struct TextRun {
 
 /// Counts text runs. Implemented by the fast kernel and the reference.
 pub trait TextCounter {
-    /// Forgets anything cached about the previous page.
-    fn start_page(&mut self) {}
-
     /// Counts from `from` up to the next `<` at or after `from`.
-    fn text_run(&mut self, html: &[u8], from: usize) -> TextRun;
+    fn text_run(&self, html: &[u8], from: usize) -> TextRun;
 }
 
 /// Per-byte classes of one 64-byte block, one bit per byte.
@@ -204,83 +201,59 @@ unsafe fn classify_avx2(block: &[u8; BLOCK]) -> BlockMasks {
     m
 }
 
-/// The fast kernel: classifies each 64-byte block once, as the scan moves
-/// forward, and counts runs with popcount.
-#[derive(Debug, Default)]
-pub struct BlockCounter {
-    /// Index of the block `masks` describes (`usize::MAX` before the first).
-    block: usize,
-    masks: BlockMasks,
-}
+/// The fast kernel: classifies the 64 bytes from where a run starts (an
+/// unaligned block) and counts the run with popcount, 64 bytes a step.
+/// Runs between tags are mostly short, so a run seldom needs a second
+/// step; classifying the block afresh for each run costs less than the
+/// mispredicted branch of a cache of the last aligned block.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BlockCounter;
 
-impl BlockCounter {
-    pub fn new() -> Self {
-        BlockCounter {
-            block: usize::MAX,
-            masks: BlockMasks::default(),
+/// The masks of the (at most) 64 bytes of `html` from `from`, bits past the
+/// input's end cleared.
+#[inline]
+fn masks_at(html: &[u8], from: usize) -> BlockMasks {
+    match html
+        .get(from..)
+        .and_then(|rest| rest.first_chunk::<BLOCK>())
+    {
+        Some(block) => BlockMasks::classify(block),
+        None => {
+            let tail = html.get(from..).unwrap_or_default();
+            let padded: [u8; BLOCK] = super::padded(tail, 0);
+            // The tail is shorter than a block, so the shift cannot overflow.
+            let valid = (1u64 << tail.len().min(BLOCK - 1)) - 1;
+            let m = BlockMasks::classify(&padded);
+            BlockMasks {
+                lt: m.lt & valid,
+                amp: m.amp & valid,
+                content: m.content & valid,
+                non_ascii: m.non_ascii & valid,
+            }
         }
-    }
-
-    /// The masks of block `index`, bits past the input's end cleared.
-    #[inline]
-    fn masks(&mut self, html: &[u8], index: usize) -> BlockMasks {
-        if self.block != index {
-            let start = index * BLOCK;
-            self.masks = match html.get(start..start + BLOCK) {
-                Some(full) => {
-                    let block: &[u8; BLOCK] = bytemuck::from_bytes(full);
-                    BlockMasks::classify(block)
-                }
-                None => {
-                    let tail = html.get(start..).unwrap_or_default();
-                    let padded: [u8; BLOCK] = super::padded(tail, 0);
-                    // The tail is shorter than a block, so the shift cannot overflow.
-                    let valid = (1u64 << tail.len().min(BLOCK - 1)) - 1;
-                    let m = BlockMasks::classify(&padded);
-                    BlockMasks {
-                        lt: m.lt & valid,
-                        amp: m.amp & valid,
-                        content: m.content & valid,
-                        non_ascii: m.non_ascii & valid,
-                    }
-                }
-            };
-            self.block = index;
-        }
-        self.masks
     }
 }
 
 impl TextCounter for BlockCounter {
-    fn start_page(&mut self) {
-        self.block = usize::MAX;
-    }
-
     #[inline]
-    fn text_run(&mut self, html: &[u8], from: usize) -> TextRun {
+    fn text_run(&self, html: &[u8], from: usize) -> TextRun {
         let mut run = TextRun {
             end: html.len(),
             ..TextRun::default()
         };
         let mut pos = from;
         while pos < html.len() {
-            let index = pos / BLOCK;
-            let m = self.masks(html, index);
-            let live = !0u64 << (pos % BLOCK);
-            let lt = m.lt & live;
-            let take = if lt == 0 {
-                live
-            } else {
-                live & ((1u64 << lt.trailing_zeros()) - 1)
-            };
+            let m = masks_at(html, pos);
+            // The bits before the first `<` (all of them when there is none).
+            let take = m.lt.wrapping_sub(1) & !m.lt;
             run.chars += (m.content & take).count_ones();
             run.non_ascii += (m.non_ascii & take).count_ones();
             run.has_amp |= m.amp & take != 0;
-            if lt != 0 {
-                run.end = index * BLOCK + lt.trailing_zeros() as usize;
+            if m.lt != 0 {
+                run.end = pos + m.lt.trailing_zeros() as usize;
                 return run;
             }
-            pos = (index + 1) * BLOCK;
+            pos += BLOCK;
         }
         run
     }
@@ -291,7 +264,7 @@ impl TextCounter for BlockCounter {
 pub struct ReferenceCounter;
 
 impl TextCounter for ReferenceCounter {
-    fn text_run(&mut self, html: &[u8], from: usize) -> TextRun {
+    fn text_run(&self, html: &[u8], from: usize) -> TextRun {
         let mut run = TextRun {
             end: html.len(),
             ..TextRun::default()
@@ -348,7 +321,7 @@ mod tests {
         #[test]
         fn block_counter_equals_reference(html in html_ish(), from in 0usize..400) {
             let from = from.min(html.len());
-            let fast = BlockCounter::new().text_run(&html, from);
+            let fast = BlockCounter.text_run(&html, from);
             let reference = ReferenceCounter.text_run(&html, from);
             prop_assert_eq!(fast, reference);
         }
@@ -357,7 +330,7 @@ mod tests {
     #[test]
     fn counts_characters_not_bytes() {
         let html = "ab ç 中文\n<p>".as_bytes();
-        let run = BlockCounter::new().text_run(html, 0);
+        let run = BlockCounter.text_run(html, 0);
         assert_eq!(run.end, html.len() - 3);
         assert_eq!(run.chars, 5);
         assert_eq!(run.non_ascii, 3);

@@ -82,25 +82,12 @@ fn padded16(bytes: &[u8], pad: u8) -> [u8; 16] {
 }
 
 /// Per-page buffers, reused from page to page by one worker.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Scratch {
     pub lines: Vec<Line>,
     d: Vec<i64>,
     diff: Vec<i64>,
     pub regions: Vec<Region>,
-    counter: kernel::BlockCounter,
-}
-
-impl Default for Scratch {
-    fn default() -> Self {
-        Scratch {
-            lines: Vec::new(),
-            d: Vec::new(),
-            diff: Vec::new(),
-            regions: Vec::new(),
-            counter: kernel::BlockCounter::new(),
-        }
-    }
 }
 
 /// How an algorithm reads a line: its above-axis and below-axis counts.
@@ -119,7 +106,7 @@ pub struct Selection {
 impl Scratch {
     /// Step 1: splits `html` into counted lines.
     pub fn scan(&mut self, html: &[u8], rules: Rules) -> ScanSummary {
-        scan::scan(html, rules, &mut self.counter, &mut self.lines)
+        scan::scan(html, rules, &kernel::BlockCounter, &mut self.lines)
     }
 
     /// Steps 2–3: smooths the columns, finds the regions and chooses the

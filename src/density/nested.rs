@@ -154,7 +154,7 @@ mod tests {
             links: LinkRule::Keep,
             cleaning: Cleaning::Furniture,
         };
-        crate::density::scan::scan(html.as_bytes(), rules, &mut BlockCounter::new(), &mut lines);
+        crate::density::scan::scan(html.as_bytes(), rules, &BlockCounter, &mut lines);
         let mut cues = vec![None; lines.len()];
         nested_marks(html.as_bytes(), &lines, 0..=lines.len(), |i, cue| {
             if let Some(c) = cues.get_mut(i) {

@@ -104,7 +104,7 @@ pub const MAX_PAGE: usize = u32::MAX as usize;
 pub fn scan<C: TextCounter>(
     html: &[u8],
     rules: Rules,
-    counter: &mut C,
+    counter: &C,
     lines: &mut Vec<Line>,
 ) -> ScanSummary {
     let html = html.get(..html.len().min(MAX_PAGE)).unwrap_or_default();
@@ -118,7 +118,6 @@ pub fn scan<C: TextCounter>(
     let mut furniture = Tracker::default();
     let furnishing = rules.cleaning == Cleaning::Furniture;
     lines.lines.clear();
-    counter.start_page();
     let mut summary = ScanSummary::default();
     let mut links = Links {
         rule: rules.links,
@@ -420,7 +419,7 @@ mod tests {
         scan(
             html.as_bytes(),
             Rules::papers(rule),
-            &mut BlockCounter::new(),
+            &BlockCounter,
             &mut out,
         );
         out
@@ -502,7 +501,7 @@ mod tests {
             links: LinkRule::Keep,
             cleaning: Cleaning::Furniture,
         };
-        scan(html.as_bytes(), rules, &mut BlockCounter::new(), &mut out);
+        scan(html.as_bytes(), rules, &BlockCounter, &mut out);
         let marks: Vec<(u32, Option<Cue>)> = out.iter().map(|l| (l.content, l.furniture)).collect();
         let (nav, share) = (Some(Cue::Strong), Some(Cue::Weak));
         assert_eq!(
@@ -542,7 +541,7 @@ mod tests {
             links: LinkRule::Keep,
             cleaning: Cleaning::Furniture,
         };
-        scan(html.as_bytes(), rules, &mut BlockCounter::new(), &mut out);
+        scan(html.as_bytes(), rules, &BlockCounter, &mut out);
         out.iter()
             .filter(|l| l.content > 0)
             .map(|l| l.furniture == Some(Cue::Weak))
@@ -559,8 +558,8 @@ mod tests {
         fn fast_scan_equals_reference(html in "(<p>|</p>|<a href=x>|</a>|<br>|&amp;|&nbsp;|<script>|</script>|<!--|-->|<|>|&|[a-z ]{0,6}|\u{4e2d}|\u{0627}){0,80}") {
             for rule in [LinkRule::Keep, LinkRule::DropLinks, LinkRule::DropAttributes, LinkRule::Normalise] {
                 let (mut fast, mut reference) = (Vec::new(), Vec::new());
-                let a = scan(html.as_bytes(), Rules::papers(rule), &mut BlockCounter::new(), &mut fast);
-                let b = scan(html.as_bytes(), Rules::papers(rule), &mut ReferenceCounter, &mut reference);
+                let a = scan(html.as_bytes(), Rules::papers(rule), &BlockCounter, &mut fast);
+                let b = scan(html.as_bytes(), Rules::papers(rule), &ReferenceCounter, &mut reference);
                 prop_assert_eq!(a, b);
                 prop_assert_eq!(&fast, &reference);
             }
@@ -569,8 +568,8 @@ mod tests {
         #[test]
         fn arbitrary_bytes_scan_the_same(html in proptest::collection::vec(any::<u8>(), 0..300)) {
             let (mut fast, mut reference) = (Vec::new(), Vec::new());
-            scan(&html, Rules::papers(LinkRule::Normalise), &mut BlockCounter::new(), &mut fast);
-            scan(&html, Rules::papers(LinkRule::Normalise), &mut ReferenceCounter, &mut reference);
+            scan(&html, Rules::papers(LinkRule::Normalise), &BlockCounter, &mut fast);
+            scan(&html, Rules::papers(LinkRule::Normalise), &ReferenceCounter, &mut reference);
             prop_assert_eq!(fast, reference);
         }
     }
