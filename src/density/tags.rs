@@ -539,16 +539,72 @@ fn skip_element(html: &[u8], open_end: usize, name: &[u8], kind: SkipKind) -> Ta
 /// The byte range of the first `</name…>` at or after `from` (ASCII
 /// case-insensitive).
 fn find_closing(html: &[u8], from: usize, name: &[u8]) -> Option<(usize, usize)> {
-    let hay = html.get(from..)?;
-    CLOSING_TAG.find_iter(hay).find_map(|i| {
-        let start = from + i;
+    let mut at = from;
+    loop {
+        let start = next_closing_start(html, at)?;
         let after = html.get(start + 2..)?;
         let candidate = after.get(..name.len())?;
         let boundary = after
             .get(name.len())
             .is_none_or(|&b| !b.is_ascii_alphanumeric());
-        (candidate.eq_ignore_ascii_case(name) && boundary).then(|| (start, tag_end(html, start)))
-    })
+        if candidate.eq_ignore_ascii_case(name) && boundary {
+            return Some((start, tag_end(html, start)));
+        }
+        at = start + 1;
+    }
+}
+
+/// The first `</` at or after `at`.
+#[inline]
+fn next_closing_start(html: &[u8], at: usize) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if super::kernel::avx2::available() {
+        // SAFETY: AVX2 is checked.
+        match unsafe { closing_start_avx2(html, at) } {
+            Ok(found) => return Some(found),
+            Err(past) => return closing_start_memmem(html, past),
+        }
+    }
+    closing_start_memmem(html, at)
+}
+
+/// [`next_closing_start`] with `memmem`.
+fn closing_start_memmem(html: &[u8], at: usize) -> Option<usize> {
+    CLOSING_TAG.find(html.get(at..)?).map(|i| at + i)
+}
+
+/// [`next_closing_start`] 64 positions a step, each `<` compared with the
+/// byte after it from a load one byte on; `Err` with where to go on when
+/// fewer than 65 bytes are left.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn closing_start_avx2(html: &[u8], mut at: usize) -> Result<usize, usize> {
+    use super::kernel::avx2::splat;
+    use std::arch::x86_64::*;
+    while let Some(bytes) = html.get(at..).and_then(|rest| rest.first_chunk::<65>()) {
+        let pair = |i: usize| {
+            // SAFETY: the loads read bytes `i .. i + 33` of the 65 of `bytes`.
+            let (lt, slash) = unsafe {
+                let p = bytes.as_ptr().add(i);
+                (
+                    _mm256_loadu_si256(p.cast()),
+                    _mm256_loadu_si256(p.add(1).cast()),
+                )
+            };
+            _mm256_and_si256(
+                _mm256_cmpeq_epi8(lt, splat(b'<')),
+                _mm256_cmpeq_epi8(slash, splat(b'/')),
+            )
+        };
+        let (lo, hi) = (pair(0), pair(32));
+        if _mm256_testz_si256(_mm256_or_si256(lo, hi), _mm256_or_si256(lo, hi)) == 0 {
+            let mask = u64::from(_mm256_movemask_epi8(lo) as u32)
+                | u64::from(_mm256_movemask_epi8(hi) as u32) << 32;
+            return Ok(at + mask.trailing_zeros() as usize);
+        }
+        at += 64;
+    }
+    Err(at)
 }
 
 /// Classifies an element name by its [`Name::key`].
@@ -563,6 +619,23 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #[test]
+        fn closing_tag_search_equals_memmem(html in "([a</ ]|</|</script|</SCRIPT>|<scripts>|[b-z]{1,40}){0,60}", from in 0usize..300) {
+            let html = html.as_bytes();
+            let first = html.get(from..).and_then(|hay| CLOSING_TAG.find(hay)).map(|i| from + i);
+            prop_assert_eq!(next_closing_start(html, from), first);
+            let reference = html.get(from..).and_then(|hay| {
+                CLOSING_TAG.find_iter(hay).find_map(|i| {
+                    let start = from + i;
+                    let after = html.get(start + 2..)?;
+                    let candidate = after.get(..6)?;
+                    let boundary = after.get(6).is_none_or(|&b| !b.is_ascii_alphanumeric());
+                    (candidate.eq_ignore_ascii_case(b"script") && boundary).then(|| (start, tag_end(html, start)))
+                })
+            });
+            prop_assert_eq!(find_closing(html, from, b"script"), reference);
+        }
+
         #[cfg(target_arch = "x86_64")]
         #[test]
         fn gt_search_equals_scalar(html in "[a=\"' ]{0,150}[a=>\"' ]{0,50}", from in 0usize..200) {
