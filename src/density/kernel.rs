@@ -213,13 +213,10 @@ pub struct BlockCounter;
 /// input's end cleared.
 #[inline]
 fn masks_at(html: &[u8], from: usize) -> BlockMasks {
-    match html
-        .get(from..)
-        .and_then(|rest| rest.first_chunk::<BLOCK>())
-    {
+    let tail = html.get(from..).unwrap_or_default();
+    match tail.first_chunk::<BLOCK>() {
         Some(block) => BlockMasks::classify(block),
         None => {
-            let tail = html.get(from..).unwrap_or_default();
             let padded: [u8; BLOCK] = super::padded(tail, 0);
             // The tail is shorter than a block, so the shift cannot overflow.
             let valid = (1u64 << tail.len().min(BLOCK - 1)) - 1;

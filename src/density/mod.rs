@@ -48,8 +48,8 @@ fn padded<const N: usize>(bytes: &[u8], pad: u8) -> [u8; N] {
 }
 
 /// [`padded`] for 16-byte windows, built in a register. The windows of
-/// names, class words, tag tails and text are read this way once per name
-/// or text run, mostly from a short slice: a copy into a stack array is a
+/// names, class words and the last lane of a text run are read this way,
+/// mostly from a short slice: a copy into a stack array is a
 /// `memcpy` call, and the 16-byte load of the array after it stalls on the
 /// store (no forwarding from narrower stores), which cost more than the
 /// lookup the window is for. Two overlapping loads of 8 (or 4) bytes, the

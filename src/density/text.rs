@@ -7,6 +7,7 @@
 //! turned into newlines and table cells into spaces, so the output reads as
 //! paragraphs.
 
+use super::kernel::{BlockCounter, TextCounter};
 use super::scan::{LinkRule, Rules};
 use super::tags::{self, Markup, TagClass};
 use memchr::memchr;
@@ -72,26 +73,6 @@ fn lane_masks_sse2(lane: &[u8; 16]) -> (u64, u64) {
     (bits(_mm_or_si128(ascii, lead)), bits(is_space))
 }
 
-/// The first `<` at or after `pos`: looked for in the 64 bytes from `pos`
-/// with the kernel's block masks (most runs of text between tags are
-/// shorter), then with `memchr`.
-#[inline]
-fn next_lt(bytes: &[u8], pos: usize) -> Option<usize> {
-    let block = bytes.get(pos..)?.first_chunk::<{ super::kernel::BLOCK }>();
-    if let Some(block) = block {
-        let lt = super::kernel::BlockMasks::classify(block).lt;
-        if lt != 0 {
-            return Some(pos + lt.trailing_zeros() as usize);
-        }
-    }
-    let from = if block.is_some() {
-        pos + super::kernel::BLOCK
-    } else {
-        pos
-    };
-    memchr(b'<', bytes.get(from..)?).map(|i| from + i)
-}
-
 /// What separates the next word from the text written so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Pending {
@@ -127,7 +108,9 @@ impl<'a> TextSink<'a> {
         let mut pos = start;
         let mut in_link = false;
         while pos < end {
-            let next = next_lt(bytes, pos).map_or(end, |i| i.min(end));
+            // The next `<` found as the counting pass finds it: the
+            // kernel's block masks, 64 bytes a step from `pos`.
+            let next = BlockCounter.text_run(bytes, pos).end.min(end);
             if !in_link {
                 self.append_text(html.get(pos..next).unwrap_or_default());
             }
@@ -288,12 +271,6 @@ mod tests {
                 let lane: &[u8; 16] = bytemuck::from_bytes(lane);
                 prop_assert_eq!(lane_masks(lane), lane_masks_scalar(lane));
             }
-        }
-
-        #[test]
-        fn next_lt_equals_memchr(bytes in proptest::collection::vec(prop_oneof![1 => Just(b'<'), 40 => Just(b'a'), 4 => any::<u8>()], 0..200), pos in 0usize..200) {
-            let expected = bytes.get(pos..).and_then(|b| memchr(b'<', b)).map(|i| pos + i);
-            prop_assert_eq!(next_lt(&bytes, pos), expected);
         }
 
         #[test]
