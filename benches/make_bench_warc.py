@@ -4,9 +4,10 @@
 Usage: make_bench_warc.py [OUT.warc.gz] [--size-mb 1100] [--also-uncompressed]
                           [--datasets-root DIR] [--seed N]
 
-The throughput benchmark (issue 3) needs a large WARC whose pages are real,
-so it takes every /work/shared/datasets/*/html/<id>.html.gz and repeats them
-in a fixed pseudo-random order (reshuffled each round with --seed) until the
+The WARC throughput benchmark needs a large WARC whose pages are real, so
+it takes every DIR/*/html/<id>.html.gz of --datasets-root (default: the
+shared/datasets directory beside the repository) and repeats them in a fixed
+pseudo-random order (reshuffled each round with --seed) until the
 uncompressed WARC reaches --size-mb megabytes (10^6 bytes). Each page becomes
 what a Common Crawl fetch writes: a `request` record, a `response` record
 (HTTP/1.1 200 with Date, Server, Content-Type carrying the charset the

@@ -221,8 +221,8 @@ mod tests {
         (d.text.to_string(), d.encoding.name())
     }
 
-    /// [`meta_charset`] as it was written first, the definition its search
-    /// for the declaration is tested against: the first 4 KiB lowercased,
+    /// [`meta_charset`] read the plain way, the definition its search for
+    /// the declaration is tested against: the first 4 KiB lowercased,
     /// every `charset` in them read when the nearest `<` before it opens a
     /// `<meta` tag (the label after it read as [`meta_charset`] reads it).
     fn meta_charset_reference(raw: &[u8]) -> Option<&'static Encoding> {
