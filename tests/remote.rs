@@ -38,6 +38,9 @@ struct Behaviour {
     /// Cut every response at this offset (one that starts there sends no
     /// body byte), forever.
     always_drop_at: Option<u64>,
+    /// From the second request on, serve the file with these bytes
+    /// appended and another ETag (the file changed on the server).
+    changed_tail: Option<&'static [u8]>,
 }
 
 struct Server {
@@ -134,7 +137,7 @@ fn serve(
             }
         }
     }
-    requests.fetch_add(1, Ordering::Relaxed);
+    let earlier = requests.fetch_add(1, Ordering::Relaxed);
     if let Ok(mut r) = ranges.lock() {
         r.push(range.clone());
     }
@@ -144,7 +147,7 @@ fn serve(
         .unwrap_or("/")
         .trim_start_matches('/');
     let mut out = stream;
-    let Some(data) = files.get(path) else {
+    let Some(data) = files.get(path).cloned() else {
         let body = b"not here";
         write!(
             out,
@@ -153,11 +156,15 @@ fn serve(
         )?;
         return out.write_all(body);
     };
+    let mut b = behaviour
+        .lock()
+        .map_err(|_| std::io::Error::other("poisoned"))?;
+    let (data, etag) = match b.changed_tail {
+        Some(tail) if earlier > 0 => ([data, tail.to_vec()].concat(), "\"v2\""),
+        _ => (data, "\"v1\""),
+    };
     let len = data.len() as u64;
     let (ignore_range, cut) = {
-        let mut b = behaviour
-            .lock()
-            .map_err(|_| std::io::Error::other("poisoned"))?;
         let from = start_of(range.as_deref()).filter(|_| !b.ignore_range);
         let from = from.unwrap_or(0);
         let cut = match b.drops.first().copied() {
@@ -169,6 +176,7 @@ fn serve(
         };
         (b.ignore_range, cut)
     };
+    drop(b);
     let from = if ignore_range {
         0
     } else {
@@ -177,14 +185,14 @@ fn serve(
     if from > 0 {
         write!(
             out,
-            "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes {from}-{}/{len}\r\nContent-Length: {}\r\nETag: \"v1\"\r\nConnection: close\r\n\r\n",
+            "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes {from}-{}/{len}\r\nContent-Length: {}\r\nETag: {etag}\r\nConnection: close\r\n\r\n",
             len - 1,
             len - from
         )?;
     } else {
         write!(
             out,
-            "HTTP/1.1 200 OK\r\nContent-Length: {len}\r\n{}ETag: \"v1\"\r\nConnection: close\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: {len}\r\n{}ETag: {etag}\r\nConnection: close\r\n\r\n",
             if ignore_range { "" } else { "Accept-Ranges: bytes\r\n" }
         )?;
     }
@@ -328,6 +336,33 @@ fn reader_gives_up_after_the_retries() {
     assert_eq!(reader.read_to_end(&mut rest).ok(), Some(0));
 }
 
+/// A resumed answer from a file that changed meanwhile is refused, not spliced.
+#[test]
+fn reader_refuses_a_file_that_changed_between_requests() {
+    let name = "cc_whirlwind.warc.gz";
+    let (server, _) = serve_one(
+        name,
+        Behaviour {
+            drops: vec![10_000],
+            changed_tail: Some(b"appended"),
+            ..Behaviour::default()
+        },
+    );
+    let url = server.url(name);
+    let mut reader = RemoteReader::open(&url, &fast_policy()).unwrap_or_else(|e| panic!("{e}"));
+    let mut got = Vec::new();
+    let err = reader
+        .read_to_end(&mut got)
+        .expect_err("two versions of a file must not be spliced");
+    let message = err.to_string();
+    assert!(
+        message.contains(&url) && message.contains("changed on the server"),
+        "{message}"
+    );
+    assert_eq!(got.len(), 10_000);
+    assert_eq!(server.requests(), 2, "a changed file is not retried");
+}
+
 #[test]
 fn reader_names_the_url_of_a_404() {
     let (server, _) = serve_one("cc_whirlwind.warc.gz", Behaviour::default());
@@ -405,6 +440,24 @@ fn a_missing_url_fails_the_run_and_the_rest_is_extracted() {
     let expected = ok(dana(&[path_str(&local), "--quiet"]));
     assert!(!expected.is_empty());
     assert_eq!(out.stdout, expected);
+}
+
+/// A remote archive in a compression dana cannot read is refused at once,
+/// as the local file is.
+#[test]
+fn a_remote_lz4_warc_is_refused_like_the_local_one() {
+    let (server, local) = serve_one("resiliparse_warcfile.warc.lz4", Behaviour::default());
+    let url = server.url("resiliparse_warcfile.warc.lz4");
+    for input in [url.as_str(), path_str(&local)] {
+        let out = dana(&[input, "--quiet"]);
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(input)
+                && stderr.contains("LZ4-compressed WARC files are not supported"),
+            "{stderr}"
+        );
+    }
 }
 
 /// `--paths` with Common Crawl style relative entries and `--base-url`;
