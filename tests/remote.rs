@@ -546,3 +546,40 @@ fn a_failed_download_is_not_taken_for_a_complete_output() {
     let expected = ok(dana(&[path_str(&local), "--quiet"]));
     assert!(read(&output) == expected);
 }
+
+/// The paths list itself may be a URL (gzipped, like Common Crawl's
+/// warc.paths.gz); its relative entries resolve against --base-url.
+#[test]
+fn paths_list_read_from_a_url() {
+    let names = ["jwarc_cc.warc.gz", "cc_whirlwind.warc.gz"];
+    let list: String = names.iter().map(|n| format!("crawl-data/{n}\n")).collect();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(list.as_bytes())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut files: HashMap<String, Vec<u8>> = names
+        .iter()
+        .map(|n| (format!("crawl-data/{n}"), read(&shared(n))))
+        .collect();
+    files.insert(
+        "warc.paths.gz".into(),
+        gz.finish().unwrap_or_else(|e| panic!("{e}")),
+    );
+    let server = Server::start(files, Behaviour::default());
+    let got = ok(dana(&[
+        "--paths",
+        &server.url("warc.paths.gz"),
+        "--base-url",
+        &server.url(""),
+        "--quiet",
+    ]));
+    let locals: Vec<PathBuf> = names.iter().map(|n| shared(n)).collect();
+    let mut args: Vec<&str> = locals.iter().map(|p| path_str(p)).collect();
+    args.push("--quiet");
+    let expected = ok(dana(&args));
+    assert_eq!(jsonl_lines(&expected), 2);
+    assert!(got == expected, "remote output differs from the local one");
+}
+
+fn jsonl_lines(out: &[u8]) -> usize {
+    out.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count()
+}
