@@ -276,8 +276,13 @@ impl RemoteReader {
                     return Err(self.error(
                         RemoteErrorKind::GaveUp,
                         format!(
-                            "reading stopped {at} after {} failures in a row (last: {}); check the network or the server and run again, or raise DANA_HTTP_RETRIES / DANA_HTTP_TIMEOUT",
-                            self.failures, self.last_error
+                            "reading stopped {at} after {} in a row (last: {}); check the network or the server and run again, or raise DANA_HTTP_RETRIES / DANA_HTTP_TIMEOUT",
+                            if self.failures == 1 {
+                                "1 failure".to_string()
+                            } else {
+                                format!("{} failures", self.failures)
+                            },
+                            self.last_error
                         ),
                     ));
                 }
@@ -318,6 +323,14 @@ impl RemoteReader {
             Ok(response) => response,
             Err(e) => {
                 return match e {
+                    // rustls reports a certificate it rejects as InvalidData:
+                    // asking again will not change it.
+                    ureq::Error::Io(ref io) if io.kind() == io::ErrorKind::InvalidData => {
+                        Attempt::Fatal(
+                            RemoteErrorKind::Config,
+                            format!("the connection failed ({e}); check the URL and the server's TLS certificate"),
+                        )
+                    }
                     ureq::Error::Io(_)
                     | ureq::Error::Timeout(_)
                     | ureq::Error::HostNotFound
@@ -328,7 +341,7 @@ impl RemoteReader {
                         RemoteErrorKind::Config,
                         format!("the request failed ({e}); check the URL"),
                     ),
-                }
+                };
             }
         };
         let status = response.status();
