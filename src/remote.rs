@@ -18,6 +18,9 @@
 //!   the count. Other answers (`404`, `403`, …) fail at once.
 //! - After it gives up, the reader returns the error once, then end of
 //!   input: the caller reports the error and stops.
+//! - A body sent without `Content-Length` or chunking (read until the server
+//!   closes) cannot tell a drop from its end: it ends there, and the WARC
+//!   reader reports the record it cuts as truncated.
 //!
 //! The body is not decompressed (`Accept-Encoding: identity`): a `.warc.gz`
 //! arrives as the gzip file it is, so the gzip member offsets are the file's.
