@@ -10,6 +10,7 @@
 //! - [`warc`], [`http`], [`pipeline`], [`output`]: reading crawl archives
 //!   (zero-copy), HTTP payloads, the parallel ordered pipeline, and JSONL /
 //!   WET / text outputs;
+//! - [`remote`]: `http(s)://` inputs, streamed, resumed with `Range` requests;
 //! - [`eval`]: the word-level LCS metric of the papers and the evaluation
 //!   runner.
 
@@ -20,6 +21,7 @@ pub mod eval;
 pub mod http;
 pub mod output;
 pub mod pipeline;
+pub mod remote;
 pub mod warc;
 
 pub use algorithms::{Algorithm, Extraction, Extractor};

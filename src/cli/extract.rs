@@ -13,12 +13,20 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// WARC files (.warc, .warc.gz; `-` reads stdin).
+    /// WARC files (.warc, .warc.gz; `-` reads stdin) or http(s):// URLs,
+    /// which are streamed; a dropped connection is resumed from where it
+    /// stopped with a Range request (environment: DANA_HTTP_RETRIES, default
+    /// 5 in a row; DANA_HTTP_RETRY_DELAY, default 0.5 s, doubled each retry;
+    /// DANA_HTTP_TIMEOUT, default 60 s).
     inputs: Vec<PathBuf>,
-    /// A file listing more inputs, one path per line (may be gzipped, like
+    /// A file or URL listing more inputs, one per line (may be gzipped, like
     /// Common Crawl's warc.paths.gz).
     #[arg(long, value_name = "FILE")]
     paths: Option<PathBuf>,
+    /// Prefix for the relative entries of the --paths list: a URL (for
+    /// Common Crawl's lists, https://data.commoncrawl.org/) or a directory.
+    #[arg(long, value_name = "URL", requires = "paths")]
+    base_url: Option<String>,
     /// Write one output per input into this directory (created if missing)
     /// instead of stdout; inputs whose output already exists are skipped, so
     /// an interrupted run resumes where it stopped.
@@ -57,7 +65,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut inputs = args.inputs.clone();
     if let Some(list) = &args.paths {
-        inputs.extend(read_paths(list)?);
+        inputs.extend(read_paths(list, args.base_url.as_deref())?);
     }
     if inputs.is_empty() {
         bail!("no inputs: give WARC files, `-` for stdin, or --paths FILE");
@@ -110,11 +118,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
 
-    let total_bytes: u64 = inputs
+    // A URL's size is not known before it is opened: then the bar shows no total.
+    let total_bytes = inputs
         .iter()
-        .filter_map(|p| std::fs::metadata(p).ok())
-        .map(|m| m.len())
-        .sum();
+        .map(|p| match p.to_str() {
+            Some(url) if dana::remote::is_url(url) => None,
+            _ => Some(std::fs::metadata(p).map_or(0, |m| m.len())),
+        })
+        .sum::<Option<u64>>();
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| progress_bar(total_bytes));
     let progress = Progress::default();
     let started = Instant::now();
@@ -157,10 +168,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Reads a paths file (gzip detected by magic), skipping blank lines.
-fn read_paths(list: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let file = std::fs::File::open(list)
-        .with_context(|| format!("cannot open paths file {}", list.display()))?;
+/// Reads a paths file or URL (gzip detected by magic), skipping blank lines;
+/// relative entries are prefixed with `base` when given.
+fn read_paths(list: &Path, base: Option<&str>) -> anyhow::Result<Vec<PathBuf>> {
+    let file: Box<dyn std::io::Read> = match list.to_str() {
+        Some(url) if dana::remote::is_url(url) => Box::new(
+            dana::remote::RetryPolicy::from_env()
+                .and_then(|policy| dana::remote::RemoteReader::open(url, &policy))
+                .context("cannot open paths list")?,
+        ),
+        _ => Box::new(
+            std::fs::File::open(list)
+                .with_context(|| format!("cannot open paths file {}", list.display()))?,
+        ),
+    };
     let mut reader = std::io::BufReader::new(file);
     let gzip = reader.fill_buf()?.starts_with(&[0x1f, 0x8b]);
     let reader: Box<dyn BufRead> = if gzip {
@@ -175,21 +196,37 @@ fn read_paths(list: &Path) -> anyhow::Result<Vec<PathBuf>> {
         let line = line.with_context(|| format!("cannot read paths file {}", list.display()))?;
         let line = line.trim();
         if !line.is_empty() {
-            paths.push(PathBuf::from(line));
+            paths.push(with_base(line, base));
         }
     }
     Ok(paths)
 }
 
-fn progress_bar(total: u64) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(total),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
-    let style = indicatif::ProgressStyle::with_template(
-        "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta} {msg}",
-    )
-    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+/// `entry` under `base` (a URL or a directory), unless `entry` is a URL or
+/// an absolute path.
+fn with_base(entry: &str, base: Option<&str>) -> PathBuf {
+    match base {
+        Some(base) if !dana::remote::is_url(entry) && !Path::new(entry).is_absolute() => {
+            if dana::remote::is_url(base) {
+                let entry = entry.trim_start_matches("./");
+                PathBuf::from(format!("{}/{entry}", base.trim_end_matches('/')))
+            } else {
+                Path::new(base).join(entry)
+            }
+        }
+        _ => PathBuf::from(entry),
+    }
+}
+
+fn progress_bar(total: Option<u64>) -> indicatif::ProgressBar {
+    let bar =
+        indicatif::ProgressBar::with_draw_target(total, indicatif::ProgressDrawTarget::stderr());
+    let template = match total {
+        Some(_) => "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta} {msg}",
+        None => "{spinner} {bytes} {binary_bytes_per_sec} {msg}",
+    };
+    let style = indicatif::ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
     bar.set_style(style);
     bar
 }
@@ -229,4 +266,38 @@ fn summary(stats: &[FileStats], secs: f64) {
         total.read,
         total.extracted
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_base;
+    use std::path::PathBuf;
+
+    #[test]
+    fn base_prefixes_only_relative_entries() {
+        let cc = Some("https://data.commoncrawl.org/");
+        let entry = "crawl-data/CC-MAIN-2024-22/segments/1/warc/a.warc.gz";
+        assert_eq!(
+            with_base(entry, cc),
+            PathBuf::from(format!("https://data.commoncrawl.org/{entry}"))
+        );
+        assert_eq!(
+            with_base("/crawl-data/a.warc.gz", Some("http://h:8/m")),
+            PathBuf::from("/crawl-data/a.warc.gz"),
+            "an absolute path stays local"
+        );
+        assert_eq!(
+            with_base("./x/a.warc.gz", Some("http://h:8/m/")),
+            PathBuf::from("http://h:8/m/x/a.warc.gz")
+        );
+        assert_eq!(
+            with_base("https://o/a.warc.gz", cc),
+            PathBuf::from("https://o/a.warc.gz")
+        );
+        assert_eq!(
+            with_base("x/a.warc", Some("/mnt/cc")),
+            PathBuf::from("/mnt/cc/x/a.warc")
+        );
+        assert_eq!(with_base("x/a.warc", None), PathBuf::from("x/a.warc"));
+    }
 }

@@ -88,9 +88,8 @@ impl Formatter {
     /// The output file name for an input: its name without `.warc`/`.warc.gz`
     /// plus the format's extension.
     pub fn output_path(&self, dir: &Path, input: &Path) -> PathBuf {
-        let name = input
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
+        let name = crate::remote::file_name(input)
+            .map(|n| n.into_owned())
             .unwrap_or_else(|| "stdin".into());
         let stem = [".warc.gz", ".warc", ".gz"]
             .iter()

@@ -316,9 +316,7 @@ impl ReaderThread<'_> {
                 return (Some(0), stats);
             }
         };
-        let filename: Arc<str> = path
-            .file_name()
-            .map(|n| n.to_string_lossy())
+        let filename: Arc<str> = crate::remote::file_name(path)
             .unwrap_or_else(|| "-".into())
             .into();
         let mut seq = 0;
@@ -335,6 +333,10 @@ impl ReaderThread<'_> {
                         not_warc = Some(problem.detail.clone());
                     }
                     stats.fail(problem.kind.reason());
+                    if problem.kind == ProblemKind::Io && stats.error.is_none() {
+                        // The rest of the input is unread: not a complete output.
+                        stats.error = Some(problem.to_string());
+                    }
                     if stats.problems.len() < MAX_PROBLEMS_KEPT {
                         stats.problems.push(problem.to_string());
                     }

@@ -7,6 +7,8 @@
 //!   [`flate2::Decompress`] into one reusable buffer; each record knows the
 //!   compressed offset and length of its member(s).
 //! - `-`: stdin, read as a stream (plain or gzip) through the same buffer.
+//! - `http://…`, `https://…`: a [`crate::remote::RemoteReader`] stream
+//!   through the same buffer; offsets are the remote file's.
 //!
 //! Why not the `warc` crate on the fast path: it allocates a fresh 64 KiB
 //! header buffer and 1 MiB body `Vec` for every record and copies the body
@@ -174,6 +176,9 @@ impl WarcReader {
             let stdin = BufReader::with_capacity(FILL_CHUNK, std::io::stdin());
             return Self::from_stream(name.clone(), stdin, max_record_bytes).map_err(err);
         }
+        if crate::remote::is_url(&name) {
+            return Self::open_url(name, max_record_bytes);
+        }
         let file = File::open(path).map_err(err)?;
         let len = file.metadata().map_err(err)?.len();
         if len == 0 {
@@ -207,6 +212,30 @@ impl WarcReader {
             Engine::Map { map, pos: 0 }
         };
         Ok(Self::with_engine(name, engine, max_record_bytes, Some(len)))
+    }
+
+    /// Streams an `http(s)://` URL (see [`crate::remote`]; retries as
+    /// [`RetryPolicy::from_env`](crate::remote::RetryPolicy::from_env) says).
+    fn open_url(url: String, max_record_bytes: u64) -> Result<WarcReader, OpenError> {
+        let err = |source| OpenError {
+            file: url.clone(),
+            source,
+        };
+        let remote = crate::remote::RetryPolicy::from_env()
+            .and_then(|policy| crate::remote::RemoteReader::open(&url, &policy))
+            .map_err(|e| err(std::io::Error::other(e.detail)))?;
+        let len = remote.len();
+        let mut input = BufReader::with_capacity(FILL_CHUNK, remote);
+        if let Some(kind) = unsupported_compression(input.fill_buf().map_err(err)?) {
+            let detail = format!("{kind}-compressed WARC files are not supported; decompress it first or pipe it to `dana extract -`");
+            return Err(err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                detail,
+            )));
+        }
+        let mut reader = Self::from_stream(url.clone(), input, max_record_bytes).map_err(err)?;
+        reader.total_bytes = len;
+        Ok(reader)
     }
 
     /// Reads from any byte stream (plain or gzip). `name` labels problems.

@@ -1,0 +1,566 @@
+//! Remote inputs: an `http://` or `https://` file read as a stream.
+//!
+//! [`RemoteReader`] is a [`Read`] over one HTTP GET (ureq; rustls for
+//! https). Nothing is downloaded ahead: bytes are handed on as they arrive.
+//! When the connection drops, a read fails or times out, or the body ends
+//! before its `Content-Length`, the reader asks again from the first byte it
+//! has not delivered (`Range: bytes=N-`) and carries on, so the bytes read
+//! are exactly the file's bytes and every offset is the file's offset.
+//!
+//! - A `206` answer must start at the byte asked for (`Content-Range`), and
+//!   the file's size (and `ETag`, when the server gives one) must not have
+//!   changed; otherwise the read fails rather than splice two versions.
+//! - A server that ignores `Range` (`200` again) is read from the start once
+//!   more and the first N bytes are discarded: slower, same bytes.
+//! - `408`, `429` and `5xx` answers, refused or failed connections and
+//!   timeouts are retried after a back-off (`delay`, doubled each time, at
+//!   most 30 s), up to `retries` times in a row; any byte received resets
+//!   the count. Other answers (`404`, `403`, …) fail at once.
+//! - After it gives up, the reader returns the error once, then end of
+//!   input: the caller reports the error and stops.
+//! - A body sent without `Content-Length` or chunking (read until the server
+//!   closes) cannot tell a drop from its end: it ends there, and the WARC
+//!   reader reports the record it cuts as truncated.
+//!
+//! The body is not decompressed (`Accept-Encoding: identity`): a `.warc.gz`
+//! arrives as the gzip file it is, so the gzip member offsets are the file's.
+
+use std::borrow::Cow;
+use std::io::{self, Read};
+use std::path::Path;
+use std::time::Duration;
+
+/// Longest back-off between two tries.
+const MAX_DELAY: Duration = Duration::from_secs(30);
+
+/// True for the inputs read over HTTP: `http://…` and `https://…`.
+pub fn is_url(input: &str) -> bool {
+    let scheme = |s: &str| {
+        input
+            .get(..s.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(s))
+    };
+    scheme("http://") || scheme("https://")
+}
+
+/// The last segment of a URL's path (no query, no fragment), e.g.
+/// `CC-MAIN-….warc.gz`; `None` when the path is empty or ends with `/`.
+pub fn url_file_name(url: &str) -> Option<&str> {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let end = rest.find(['?', '#']).unwrap_or(rest.len());
+    let path = rest.get(..end)?;
+    let (_, path) = path.split_once('/')?;
+    let name = path.rsplit('/').next()?;
+    (!name.is_empty()).then_some(name)
+}
+
+/// The file name of an input: the last segment of a URL's path, or the
+/// path's file name.
+pub fn file_name(input: &Path) -> Option<Cow<'_, str>> {
+    match input.to_str() {
+        Some(url) if is_url(url) => url_file_name(url).map(Cow::Borrowed),
+        _ => input.file_name().map(|n| n.to_string_lossy()),
+    }
+}
+
+/// How hard a [`RemoteReader`] tries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetryPolicy {
+    /// Failed requests or dropped connections retried in a row before giving up.
+    pub retries: u32,
+    /// Back-off before the first retry; doubled for each further one.
+    pub delay: Duration,
+    /// Longest wait for a connection, an answer, or the next bytes of the body.
+    pub timeout: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            retries: 5,
+            delay: Duration::from_millis(500),
+            timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// The defaults, changed by the environment variables `DANA_HTTP_RETRIES`
+    /// (a count), `DANA_HTTP_RETRY_DELAY` and `DANA_HTTP_TIMEOUT` (seconds,
+    /// fractions allowed), so the command line, the library and the Python
+    /// and Spark readers are configured the same way.
+    pub fn from_env() -> Result<RetryPolicy, RemoteError> {
+        let mut policy = RetryPolicy::default();
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let bad = |name: &str, value: &str, want: &str| RemoteError {
+            url: String::new(),
+            offset: 0,
+            kind: RemoteErrorKind::Config,
+            detail: format!("{name}={value:?} is not {want}; fix or unset it"),
+        };
+        if let Some(v) = var("DANA_HTTP_RETRIES") {
+            policy.retries = v
+                .trim()
+                .parse()
+                .map_err(|_| bad("DANA_HTTP_RETRIES", &v, "a count (e.g. 5)"))?;
+        }
+        for (name, field) in [
+            ("DANA_HTTP_RETRY_DELAY", &mut policy.delay),
+            ("DANA_HTTP_TIMEOUT", &mut policy.timeout),
+        ] {
+            if let Some(v) = var(name) {
+                *field = v
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(|s| Duration::try_from_secs_f64(s).ok())
+                    .ok_or_else(|| bad(name, &v, "a number of seconds (e.g. 0.5)"))?;
+            }
+        }
+        Ok(policy)
+    }
+
+    fn backoff(&self, retry: u32) -> Duration {
+        self.delay
+            .saturating_mul(1 << retry.saturating_sub(1).min(16))
+            .min(MAX_DELAY)
+    }
+}
+
+/// What kind of failure a [`RemoteError`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RemoteErrorKind {
+    /// The server answered with a status that retrying will not change (404, 403, …).
+    Status(u16),
+    /// Retries were exhausted (connection refused or dropped, timeouts, 5xx).
+    GaveUp,
+    /// The file on the server changed between two requests.
+    Changed,
+    /// The server's answer cannot be used (a range other than the one asked for).
+    BadAnswer,
+    /// The URL or the retry settings are invalid.
+    Config,
+}
+
+/// A remote input that cannot be read (further): names the URL, the byte
+/// offset reached, and what the user can do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{url}: {detail}")]
+pub struct RemoteError {
+    pub url: String,
+    /// Bytes of the file delivered before the failure.
+    pub offset: u64,
+    pub kind: RemoteErrorKind,
+    /// The message without the URL.
+    pub detail: String,
+}
+
+/// What one request came to.
+enum Attempt {
+    /// A body positioned at the byte asked for.
+    Body(ureq::BodyReader<'static>),
+    /// The file ends exactly at the byte asked for (`416` naming that size).
+    End,
+    /// Worth another try after a back-off.
+    Retry(String),
+    Fatal(RemoteErrorKind, String),
+}
+
+/// A streaming [`Read`] over an HTTP(S) file that resumes dropped
+/// connections with `Range` requests; see the module docs.
+pub struct RemoteReader {
+    url: String,
+    agent: ureq::Agent,
+    policy: RetryPolicy,
+    body: Option<ureq::BodyReader<'static>>,
+    /// Bytes delivered to the caller: the file offset of the next byte.
+    position: u64,
+    /// The file's size, when the server said.
+    len: Option<u64>,
+    etag: Option<String>,
+    /// A first `200` answer has been seen.
+    answered: bool,
+    /// Failed tries since bytes last arrived.
+    failures: u32,
+    /// Requests after the first one (for tests and reports).
+    resumes: u32,
+    last_error: String,
+    /// The error that ended reading, once returned.
+    failed: bool,
+    done: bool,
+}
+
+impl std::fmt::Debug for RemoteReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RemoteReader")
+            .field("url", &self.url)
+            .field("position", &self.position)
+            .field("len", &self.len)
+            .field("resumes", &self.resumes)
+            .finish()
+    }
+}
+
+impl RemoteReader {
+    /// Sends the first request (retrying as the policy says) and returns a
+    /// reader at byte 0 of the body.
+    pub fn open(url: &str, policy: &RetryPolicy) -> Result<RemoteReader, RemoteError> {
+        let timeout = Some(policy.timeout);
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .user_agent(concat!("dana/", env!("CARGO_PKG_VERSION")))
+            .timeout_connect(timeout)
+            .timeout_recv_response(timeout)
+            .timeout_per_read(timeout)
+            .build();
+        let mut reader = RemoteReader {
+            url: url.to_string(),
+            agent: config.into(),
+            policy: policy.clone(),
+            body: None,
+            position: 0,
+            len: None,
+            etag: None,
+            answered: false,
+            failures: 0,
+            resumes: 0,
+            last_error: String::new(),
+            failed: false,
+            done: false,
+        };
+        reader.connect()?;
+        Ok(reader)
+    }
+
+    /// The URL being read.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The file's size from the server's `Content-Length`, when given.
+    pub fn len(&self) -> Option<u64> {
+        self.len
+    }
+
+    /// Whether the server said the file is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == Some(0)
+    }
+
+    /// Bytes delivered so far (the file offset of the next byte).
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// How many requests were sent after the first (resumed or retried).
+    pub fn resumes(&self) -> u32 {
+        self.resumes
+    }
+
+    fn error(&self, kind: RemoteErrorKind, detail: String) -> RemoteError {
+        RemoteError {
+            url: self.url.clone(),
+            offset: self.position,
+            kind,
+            detail,
+        }
+    }
+
+    /// Gets a body positioned at `self.position`, retrying with back-off
+    /// while fewer than `retries` tries in a row have failed.
+    fn connect(&mut self) -> Result<(), RemoteError> {
+        loop {
+            if self.failures > 0 {
+                if self.failures > self.policy.retries {
+                    let at = match self.len {
+                        Some(len) => format!("at byte {} of {len}", self.position),
+                        None => format!("at byte {}", self.position),
+                    };
+                    return Err(self.error(
+                        RemoteErrorKind::GaveUp,
+                        format!(
+                            "reading stopped {at} after {} in a row (last: {}); check the network or the server and run again, or raise DANA_HTTP_RETRIES / DANA_HTTP_TIMEOUT",
+                            if self.failures == 1 {
+                                "1 failure".to_string()
+                            } else {
+                                format!("{} failures", self.failures)
+                            },
+                            self.last_error
+                        ),
+                    ));
+                }
+                std::thread::sleep(self.policy.backoff(self.failures));
+                self.resumes += 1;
+            }
+            match self.request() {
+                Attempt::Body(body) => {
+                    self.body = Some(body);
+                    return Ok(());
+                }
+                Attempt::End => {
+                    self.done = true;
+                    return Ok(());
+                }
+                Attempt::Retry(why) => {
+                    self.last_error = why;
+                    self.failures += 1;
+                }
+                Attempt::Fatal(kind, detail) => return Err(self.error(kind, detail)),
+            }
+        }
+    }
+
+    /// One GET from `self.position`. The first answer gives the file's
+    /// size and validator, which later answers must repeat.
+    fn request(&mut self) -> Attempt {
+        let from = self.position;
+        let initial = !self.answered;
+        let mut request = self
+            .agent
+            .get(&self.url)
+            .header("Accept-Encoding", "identity");
+        if from > 0 {
+            request = request.header("Range", format!("bytes={from}-"));
+        }
+        let response = match request.call() {
+            Ok(response) => response,
+            Err(e) => {
+                return match e {
+                    // rustls reports a certificate it rejects as InvalidData:
+                    // asking again will not change it.
+                    ureq::Error::Io(ref io) if io.kind() == io::ErrorKind::InvalidData => {
+                        Attempt::Fatal(
+                            RemoteErrorKind::Config,
+                            format!("the connection failed ({e}); check the URL and the server's TLS certificate"),
+                        )
+                    }
+                    ureq::Error::Io(_)
+                    | ureq::Error::Timeout(_)
+                    | ureq::Error::HostNotFound
+                    | ureq::Error::ConnectionFailed
+                    | ureq::Error::Protocol(_)
+                    | ureq::Error::BodyStalled => Attempt::Retry(e.to_string()),
+                    _ => Attempt::Fatal(
+                        RemoteErrorKind::Config,
+                        format!("the request failed ({e}); check the URL"),
+                    ),
+                };
+            }
+        };
+        let status = response.status();
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let etag = header("etag").filter(|e| !e.starts_with("W/"));
+        let content_range = header("content-range");
+        let length = response.body().content_length();
+        let code = status.as_u16();
+        let reason = status.canonical_reason().unwrap_or("");
+        if initial {
+            self.etag = etag.clone();
+        } else if let (Some(was), Some(now)) = (&self.etag, &etag) {
+            if was != now && (200..300).contains(&code) {
+                return Attempt::Fatal(
+                    RemoteErrorKind::Changed,
+                    format!("the file changed on the server while it was read (ETag {was} became {now}); run again"),
+                );
+            }
+        }
+        match code {
+            200 => {
+                if initial {
+                    self.len = length;
+                    self.answered = true;
+                }
+                if let (Some(len), Some(now)) = (self.len, length) {
+                    if len != now {
+                        return Attempt::Fatal(
+                            RemoteErrorKind::Changed,
+                            format!("the file changed on the server while it was read (its size was {len} bytes, now {now}); run again"),
+                        );
+                    }
+                }
+                let mut body = response.into_body().into_reader();
+                if from > 0 {
+                    // The server ignored the Range header: skip what was delivered.
+                    match io::copy(&mut (&mut body).take(from), &mut io::sink()) {
+                        Ok(n) if n == from => {}
+                        Ok(n) => {
+                            return Attempt::Retry(format!(
+                                "the server does not support Range requests and the body ended after {n} of the {from} bytes to skip"
+                            ))
+                        }
+                        Err(e) => {
+                            return Attempt::Retry(format!(
+                                "the server does not support Range requests and reading the {from} bytes to skip failed: {e}"
+                            ))
+                        }
+                    }
+                }
+                Attempt::Body(body)
+            }
+            206 if from > 0 => {
+                let Some((start, total)) = content_range.as_deref().and_then(parse_content_range)
+                else {
+                    return Attempt::Fatal(
+                        RemoteErrorKind::BadAnswer,
+                        format!("the server answered 206 to a request from byte {from} with an unusable Content-Range {content_range:?}; download the file and extract it locally"),
+                    );
+                };
+                if let (Some(len), Some(total)) = (self.len, total) {
+                    if len != total {
+                        return Attempt::Fatal(
+                            RemoteErrorKind::Changed,
+                            format!("the file changed on the server while it was read (its size was {len} bytes, now {total}); run again"),
+                        );
+                    }
+                }
+                if start != from {
+                    return Attempt::Fatal(
+                        RemoteErrorKind::BadAnswer,
+                        format!("asked for the bytes from {from}, the server sent the bytes from {start}; download the file and extract it locally"),
+                    );
+                }
+                if self.len.is_none() {
+                    self.len = total;
+                }
+                Attempt::Body(response.into_body().into_reader())
+            }
+            416 if from > 0 => {
+                let total = content_range.as_deref().and_then(|v| {
+                    v.trim()
+                        .strip_prefix("bytes */")
+                        .and_then(|t| t.trim().parse::<u64>().ok())
+                });
+                if total == Some(from) {
+                    Attempt::End
+                } else {
+                    Attempt::Fatal(
+                        RemoteErrorKind::BadAnswer,
+                        format!("the server has no bytes from {from} (416, Content-Range {content_range:?}): the file changed or was cut; run again"),
+                    )
+                }
+            }
+            408 | 429 | 500..=599 => Attempt::Retry(format!("the server answered {code} {reason}")),
+            _ => {
+                let hint = match code {
+                    404 | 410 => "; check the URL (with --base-url: that the base and the paths list belong together)",
+                    401 | 403 => "; the server refuses access: check the URL and whether it needs a signed address",
+                    _ => "; check the URL",
+                };
+                Attempt::Fatal(
+                    RemoteErrorKind::Status(code),
+                    format!("the server answered {code} {reason}{hint}"),
+                )
+            }
+        }
+    }
+
+    /// The connection failed at `self.position`: drop it and reconnect.
+    fn resume(&mut self, why: String) -> io::Result<()> {
+        self.body = None;
+        self.last_error = why;
+        self.failures += 1;
+        self.connect().map_err(|e| {
+            self.failed = true;
+            io::Error::other(e)
+        })
+    }
+}
+
+/// `bytes START-END/TOTAL` (TOTAL may be `*`) → (START, TOTAL).
+fn parse_content_range(value: &str) -> Option<(u64, Option<u64>)> {
+    let rest = value.trim().strip_prefix("bytes")?.trim_start();
+    let (range, total) = rest.split_once('/')?;
+    let (start, _end) = range.trim().split_once('-')?;
+    let total = match total.trim() {
+        "*" => None,
+        t => Some(t.parse().ok()?),
+    };
+    Some((start.trim().parse().ok()?, total))
+}
+
+impl Read for RemoteReader {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            if self.failed || self.done {
+                return Ok(0);
+            }
+            let Some(body) = self.body.as_mut() else {
+                self.resume("no connection".into())?;
+                continue;
+            };
+            match body.read(out) {
+                Ok(0) => match self.len {
+                    Some(len) if self.position < len => {
+                        self.resume(format!("the body ended at byte {} of {len}", self.position))?;
+                    }
+                    _ => {
+                        self.done = true;
+                        return Ok(0);
+                    }
+                },
+                Ok(n) => {
+                    self.position += n as u64;
+                    self.failures = 0;
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => self.resume(e.to_string())?,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_recognised_and_named_by_their_last_segment() {
+        assert!(is_url("https://data.commoncrawl.org/crawl-data/x.warc.gz"));
+        assert!(is_url("HTTP://127.0.0.1:80/x"));
+        assert!(!is_url("httpx://a"));
+        assert!(!is_url("crawl-data/x.warc.gz"));
+        assert!(!is_url("/tmp/http://x"));
+        assert_eq!(
+            url_file_name("https://h/crawl-data/CC-MAIN-1/a.warc.gz?sig=1#f"),
+            Some("a.warc.gz")
+        );
+        assert_eq!(url_file_name("http://h:8/a.warc"), Some("a.warc"));
+        assert_eq!(url_file_name("http://h/dir/"), None);
+        assert_eq!(url_file_name("http://h"), None);
+        assert_eq!(url_file_name("http://h?x=/y"), None);
+    }
+
+    #[test]
+    fn content_ranges_are_parsed_strictly() {
+        assert_eq!(
+            parse_content_range("bytes 100-199/200"),
+            Some((100, Some(200)))
+        );
+        assert_eq!(parse_content_range("bytes 5-9/*"), Some((5, None)));
+        assert_eq!(parse_content_range("bytes */200"), None);
+        assert_eq!(parse_content_range("items 1-2/3"), None);
+        assert_eq!(parse_content_range("bytes x-9/10"), None);
+    }
+
+    #[test]
+    fn backoff_doubles_up_to_the_cap() {
+        let policy = RetryPolicy {
+            delay: Duration::from_millis(500),
+            ..RetryPolicy::default()
+        };
+        assert_eq!(policy.backoff(1), Duration::from_millis(500));
+        assert_eq!(policy.backoff(2), Duration::from_secs(1));
+        assert_eq!(policy.backoff(4), Duration::from_secs(4));
+        assert_eq!(policy.backoff(40), MAX_DELAY);
+    }
+}
