@@ -8,7 +8,7 @@
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
-use dana::output::{Compression, Format, Formatter};
+use dana::output::{Compression, Format, Formatter, Rendered};
 use dana::pipeline::{self, FileStats, Options, Progress, Sink};
 use dana::warc::{Split, WarcReader};
 use std::io::Read;
@@ -60,8 +60,10 @@ impl Sink for NullSink {
     fn sequential(&self) -> bool {
         true
     }
-    fn write(&mut self, _file: usize, bytes: &[u8]) -> std::io::Result<()> {
-        self.0 += bytes.len() as u64;
+    fn write(&mut self, _file: usize, page: Rendered) -> std::io::Result<()> {
+        if let Rendered::Bytes(bytes) = page {
+            self.0 += bytes.len() as u64;
+        }
         Ok(())
     }
     fn finish(&mut self, _file: usize, _stats: &FileStats) -> std::io::Result<Option<PathBuf>> {

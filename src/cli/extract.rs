@@ -1,6 +1,7 @@
 //! `dana extract`: main text of every HTML page in WARC archives.
 
 use anyhow::{bail, Context};
+use dana::output::resume::{self, Decision, Settings};
 use dana::output::{Compression, DirSink, Format, Formatter, StdoutSink};
 use dana::pipeline::{self, FileStats, Options, Progress, Sink};
 use dana::Algorithm;
@@ -28,15 +29,24 @@ pub struct Args {
     #[arg(long, value_name = "URL", requires = "paths")]
     base_url: Option<String>,
     /// Write one output per input into this directory (created if missing)
-    /// instead of stdout; inputs whose output already exists are skipped, so
-    /// an interrupted run resumes where it stopped.
+    /// instead of stdout, each with a record of how it was made
+    /// (`.NAME.dana.json`). An input whose output is complete and was made
+    /// by this dana with the same options is skipped, so an interrupted run
+    /// resumes where it stopped; any other existing output is redone, saying
+    /// why. stdin (`-`) is always read.
     #[arg(short, long, value_name = "DIR")]
     output: Option<PathBuf>,
+    /// With -o: redo every input, even those whose output is complete.
+    #[arg(long, requires = "output")]
+    force: bool,
     /// Output format. text: each page's title line and text, then a line
     /// holding only a form feed (split with `awk 'BEGIN{RS="\f\n"} …'`).
+    /// parquet: one .parquet file per input (needs -o), the jsonl fields as
+    /// columns, zstd-compressed.
     #[arg(long, value_enum, default_value_t = Format::Jsonl)]
     format: Format,
-    /// Compression of jsonl/text output (wet is always gzip).
+    /// Compression of jsonl/text output (wet is always gzip, parquet always
+    /// zstd inside the file).
     #[arg(long, value_enum, default_value_t = Compression::None)]
     compress: Compression,
     /// Extraction algorithm (see `dana eval` for how each measures).
@@ -70,6 +80,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if inputs.is_empty() {
         bail!("no inputs: give WARC files, `-` for stdin, or --paths FILE");
     }
+    if args.format == Format::Parquet && args.output.is_none() {
+        bail!(
+            "--format parquet writes one .parquet file per input: give an output directory with -o DIR"
+        );
+    }
     let formatter = Formatter::new(args.format, args.compress);
     let workers = args
         .jobs
@@ -82,6 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         split_min_bytes: args.split_min_bytes,
     };
 
+    let settings = Settings::new(args.algorithm, &formatter, args.max_record_bytes);
     let mut resumed = Vec::new();
     let mut sink: Box<dyn Sink> = match &args.output {
         None => Box::new(StdoutSink::new(formatter, &inputs)),
@@ -98,14 +114,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         output.display()
                     );
                 }
-                if output.exists() {
-                    resumed.push((input, output));
-                } else {
-                    todo.push(input);
+                match resume::check(&input, &output, &settings) {
+                    Decision::Done if !args.force => resumed.push((input, output)),
+                    Decision::Done => {
+                        if !args.quiet {
+                            eprintln!(
+                                "dana: redoing {}: --force (its output {} was complete)",
+                                input.display(),
+                                output.display()
+                            );
+                        }
+                        todo.push(input);
+                    }
+                    Decision::Redo(why) => {
+                        // Said even with --quiet: an existing file is replaced.
+                        eprintln!(
+                            "dana: redoing {}: its output {} cannot be kept: {why}",
+                            input.display(),
+                            output.display()
+                        );
+                        todo.push(input);
+                    }
+                    Decision::Fresh => todo.push(input),
                 }
             }
             inputs = todo;
-            Box::new(DirSink::new(formatter, dir, &inputs))
+            Box::new(DirSink::new(formatter, settings, dir, &inputs))
         }
     };
     for (input, output) in &resumed {

@@ -1,11 +1,16 @@
-//! Writing extracted pages: JSONL, Common Crawl WET, or plain text.
+//! Writing extracted pages: JSONL, Common Crawl WET, plain text or Parquet.
 //!
 //! Every page is serialised (and compressed) on its own by the worker that
 //! extracted it, so formatting runs in parallel and the writer only appends
 //! bytes in input order. Compressed outputs are therefore one gzip member
 //! (or zstd frame) per page, which every gzip/zstd reader accepts as one
 //! stream and which lets a reader seek to any page, as in Common Crawl files.
+//! Parquet is columnar, so a page cannot be encoded alone: the worker copies
+//! it into an owned [`PageRow`] and the writer ([`parquet::ParquetWriter`])
+//! encodes rows a row group at a time.
 
+pub mod parquet;
+pub mod resume;
 mod sink;
 
 pub use sink::{DirSink, StdoutSink};
@@ -25,9 +30,25 @@ pub enum Format {
     /// holding only a form feed (`\f`). Split with
     /// `awk 'BEGIN{RS="\f\n"} {print > ("page" NR ".txt")}'`.
     Text,
+    /// Apache Parquet, one file per input (needs `-o DIR`): the JSONL fields
+    /// as columns, zstd-compressed, in row groups of bounded size.
+    Parquet,
 }
 
-/// Compression of JSONL and text output (WET is always gzip).
+impl Format {
+    /// The name `--format` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Jsonl => "jsonl",
+            Format::Wet => "wet",
+            Format::Text => "text",
+            Format::Parquet => "parquet",
+        }
+    }
+}
+
+/// Compression of JSONL and text output (WET is always gzip, Parquet always
+/// zstd inside the file).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Compression {
     None,
@@ -35,8 +56,20 @@ pub enum Compression {
     Zstd,
 }
 
-/// One extracted page and where it came from.
-#[derive(Debug, Serialize)]
+impl Compression {
+    /// The name `--compress` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::None => "none",
+            Compression::Gzip => "gzip",
+            Compression::Zstd => "zstd",
+        }
+    }
+}
+
+/// One extracted page and where it came from. Fields are serialised in this
+/// order; [`PageRow`] is the owned twin and Parquet's columns follow it too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Page<'a> {
     pub url: &'a str,
     pub warc_record_id: &'a str,
@@ -46,6 +79,10 @@ pub struct Page<'a> {
     pub offset: u64,
     /// Bytes of the record in the input; null when it shares a gzip member.
     pub length: Option<u64>,
+    /// The record's `WARC-Truncated` reason (`length`, `time`, `disconnect`,
+    /// `unspecified`, …) when the crawler stored only part of the page, so the
+    /// text may stop short; null for a whole record.
+    pub truncated: Option<&'a str>,
     pub http_status: Option<u16>,
     pub content_type: Option<&'a str>,
     /// The encoding the page was decoded from (detected, not just declared).
@@ -53,6 +90,76 @@ pub struct Page<'a> {
     pub title: &'a str,
     pub text: &'a str,
     pub algorithm: &'a str,
+}
+
+impl Page<'_> {
+    /// An owned copy (what Parquet output buffers).
+    pub fn to_row(&self) -> PageRow {
+        PageRow {
+            url: self.url.into(),
+            warc_record_id: self.warc_record_id.into(),
+            warc_date: self.warc_date.into(),
+            warc_filename: self.warc_filename.into(),
+            offset: self.offset,
+            length: self.length,
+            truncated: self.truncated.map(Into::into),
+            http_status: self.http_status,
+            content_type: self.content_type.map(Into::into),
+            charset: self.charset.into(),
+            title: self.title.into(),
+            text: self.text.into(),
+            algorithm: self.algorithm.into(),
+        }
+    }
+}
+
+/// One extracted page with owned fields: the same fields, order and meaning
+/// as [`Page`] (and the JSONL object), for code that keeps pages, such as
+/// [`parquet::ParquetWriter`] or the Python binding.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct PageRow {
+    pub url: String,
+    pub warc_record_id: String,
+    pub warc_date: String,
+    pub warc_filename: String,
+    pub offset: u64,
+    pub length: Option<u64>,
+    pub truncated: Option<String>,
+    pub http_status: Option<u16>,
+    pub content_type: Option<String>,
+    pub charset: String,
+    pub title: String,
+    pub text: String,
+    pub algorithm: String,
+}
+
+impl PageRow {
+    /// A borrowed view, to serialise with a [`Formatter`].
+    pub fn as_page(&self) -> Page<'_> {
+        Page {
+            url: &self.url,
+            warc_record_id: &self.warc_record_id,
+            warc_date: &self.warc_date,
+            warc_filename: &self.warc_filename,
+            offset: self.offset,
+            length: self.length,
+            truncated: self.truncated.as_deref(),
+            http_status: self.http_status,
+            content_type: self.content_type.as_deref(),
+            charset: &self.charset,
+            title: &self.title,
+            text: &self.text,
+            algorithm: &self.algorithm,
+        }
+    }
+}
+
+/// A page ready for the writer: bytes to append (JSONL, WET, text), or a
+/// row for a columnar writer (Parquet).
+#[derive(Debug)]
+pub enum Rendered {
+    Bytes(Vec<u8>),
+    Row(Box<PageRow>),
 }
 
 /// A failure to serialise or compress a page.
@@ -73,11 +180,12 @@ pub struct Formatter {
 
 impl Formatter {
     pub fn new(format: Format, compression: Compression) -> Self {
-        // WET files are gzip by definition.
-        let compression = if format == Format::Wet {
-            Compression::Gzip
-        } else {
-            compression
+        // WET files are gzip by definition; Parquet compresses its columns
+        // with zstd inside the file.
+        let compression = match format {
+            Format::Wet => Compression::Gzip,
+            Format::Parquet => Compression::Zstd,
+            Format::Jsonl | Format::Text => compression,
         };
         Formatter {
             format,
@@ -97,6 +205,7 @@ impl Formatter {
             .unwrap_or(&name);
         let ext = match (self.format, self.compression) {
             (Format::Wet, _) => "warc.wet.gz",
+            (Format::Parquet, _) => "parquet",
             (Format::Jsonl, Compression::None) => "jsonl",
             (Format::Jsonl, Compression::Gzip) => "jsonl.gz",
             (Format::Jsonl, Compression::Zstd) => "jsonl.zst",
@@ -134,7 +243,18 @@ impl Formatter {
         })
     }
 
-    /// Appends one page, serialised and compressed, to `out`.
+    /// One page as the writer needs it: serialised bytes, or (Parquet) a row.
+    pub fn render(&self, page: &Page<'_>) -> Result<Rendered, WriteError> {
+        if self.format == Format::Parquet {
+            return Ok(Rendered::Row(Box::new(page.to_row())));
+        }
+        let mut out = Vec::new();
+        self.write_page(page, &mut out)?;
+        Ok(Rendered::Bytes(out))
+    }
+
+    /// Appends one page, serialised and compressed, to `out`. Parquet has no
+    /// per-page serialisation: use [`parquet::ParquetWriter`].
     pub fn write_page(&self, page: &Page<'_>, out: &mut Vec<u8>) -> Result<(), WriteError> {
         let err = |source| WriteError {
             url: page.url.into(),
@@ -154,14 +274,23 @@ impl Formatter {
                 let mut body = Vec::with_capacity(page.text.len() + page.title.len() + 1);
                 push_title_and_text(page, &mut body);
                 let id = new_record_id();
-                let headers = [
+                let mut headers = vec![
                     ("WARC-Type", "conversion"),
                     ("WARC-Target-URI", page.url),
                     ("WARC-Date", page.warc_date),
                     ("WARC-Record-ID", &id),
                     ("WARC-Refers-To", page.warc_record_id),
                 ];
+                // The text of a cut page is cut too: say so as the response did.
+                if let Some(reason) = page.truncated {
+                    headers.push(("WARC-Truncated", reason));
+                }
                 plain = warc_record(&headers, &body, true);
+            }
+            Format::Parquet => {
+                return Err(err(std::io::Error::other(
+                    "Parquet is written a row group at a time by output::parquet::ParquetWriter, not page by page",
+                )))
             }
         }
         self.compress(&plain, out).map_err(err)
@@ -235,6 +364,7 @@ mod tests {
             warc_filename: "a.warc.gz",
             offset: 10,
             length: None,
+            truncated: None,
             http_status: Some(200),
             content_type: Some("text/html"),
             charset: "UTF-8",
@@ -256,6 +386,46 @@ mod tests {
         assert_eq!(v["length"], serde_json::Value::Null);
         assert_eq!(v["text"], "Body ü");
         assert_eq!(v["offset"], 10);
+    }
+
+    #[test]
+    fn truncated_is_null_or_the_reason_in_jsonl_and_a_wet_header() {
+        let whole = page();
+        let cut = Page {
+            truncated: Some("length"),
+            ..page()
+        };
+        let jsonl = |p: &Page<'_>| {
+            let mut out = Vec::new();
+            Formatter::new(Format::Jsonl, Compression::None)
+                .write_page(p, &mut out)
+                .unwrap_or_else(|e| panic!("{e}"));
+            serde_json::from_slice::<serde_json::Value>(&out).unwrap_or_default()
+        };
+        assert_eq!(jsonl(&whole)["truncated"], serde_json::Value::Null);
+        assert_eq!(jsonl(&cut)["truncated"], "length");
+        let wet = |p: &Page<'_>| {
+            let mut out = Vec::new();
+            Formatter::new(Format::Wet, Compression::None)
+                .write_page(p, &mut out)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&out[..]), &mut text)
+                .unwrap_or_else(|e| panic!("{e}"));
+            text
+        };
+        assert!(wet(&cut).contains("\r\nWARC-Truncated: length\r\n"));
+        assert!(!wet(&whole).contains("WARC-Truncated"));
+    }
+
+    #[test]
+    fn rows_and_pages_convert_both_ways_and_parquet_renders_rows() {
+        let row = page().to_row();
+        assert_eq!(row.as_page(), page());
+        match Formatter::new(Format::Parquet, Compression::None).render(&page()) {
+            Ok(Rendered::Row(r)) => assert_eq!(*r, row),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Where serialised pages go: stdout, or one file per input in a directory.
 
-use super::Formatter;
+use super::parquet::ParquetWriter;
+use super::resume::{self, Fingerprint, Record, Settings};
+use super::{Format, Formatter, Rendered};
 use crate::pipeline::{FileStats, Sink};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -47,9 +49,14 @@ impl Sink for StdoutSink {
     fn sequential(&self) -> bool {
         true
     }
-    fn write(&mut self, file: usize, bytes: &[u8]) -> std::io::Result<()> {
+    fn write(&mut self, file: usize, page: Rendered) -> std::io::Result<()> {
         self.begin(file)?;
-        self.out.write_all(bytes)
+        match page {
+            Rendered::Bytes(bytes) => self.out.write_all(&bytes),
+            Rendered::Row(_) => Err(std::io::Error::other(
+                "Parquet output goes to files: give -o DIR",
+            )),
+        }
     }
     fn finish(&mut self, file: usize, _stats: &FileStats) -> std::io::Result<Option<PathBuf>> {
         self.begin(file)?;
@@ -65,24 +72,41 @@ fn output_name(formatter: &Formatter, input: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// An output being written under its temporary name.
+enum OpenOutput {
+    Bytes(BufWriter<File>),
+    Parquet(Box<ParquetWriter<BufWriter<File>>>),
+}
+
 /// One output file per input in a directory, written under a temporary name
-/// and renamed when the input is complete, so an existing output is always a
-/// complete one and a killed run can resume by skipping those inputs.
+/// and renamed when the input is complete; then a record of how it was made
+/// is written beside it ([`resume`]), so a later run keeps only outputs that
+/// are complete and made with its own options.
 pub struct DirSink {
     formatter: Formatter,
-    /// Final path of each input's output.
+    settings: Settings,
+    /// Each input as given, its fingerprint before reading, and its output's
+    /// final path.
+    inputs: Vec<(PathBuf, Option<Fingerprint>)>,
     outputs: Vec<PathBuf>,
-    open: Vec<Option<(BufWriter<File>, PathBuf)>>,
+    open: Vec<Option<(OpenOutput, PathBuf)>>,
 }
 
 impl DirSink {
-    pub fn new(formatter: Formatter, dir: &Path, inputs: &[PathBuf]) -> Self {
+    /// A sink writing the outputs of `inputs` into `dir`, recording `settings`.
+    pub fn new(formatter: Formatter, settings: Settings, dir: &Path, inputs: &[PathBuf]) -> Self {
         let outputs = inputs
             .iter()
             .map(|input| Self::output_for(&formatter, dir, input))
             .collect();
         DirSink {
             formatter,
+            settings,
+            // Taken before reading: an input changed while read is redone next time.
+            inputs: inputs
+                .iter()
+                .map(|input| (input.clone(), Fingerprint::of(input)))
+                .collect(),
             outputs,
             open: inputs.iter().map(|_| None).collect(),
         }
@@ -98,7 +122,7 @@ impl DirSink {
         formatter.output_path(dir, input)
     }
 
-    fn writer(&mut self, file: usize) -> std::io::Result<&mut BufWriter<File>> {
+    fn writer(&mut self, file: usize) -> std::io::Result<&mut OpenOutput> {
         let (Some(slot), Some(output)) = (self.open.get_mut(file), self.outputs.get(file)) else {
             return Err(std::io::Error::other(format!("no input number {file}")));
         };
@@ -108,16 +132,25 @@ impl DirSink {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
             let temp = output.with_file_name(format!(".{name}.partial"));
-            let mut writer = BufWriter::with_capacity(
+            let writer = BufWriter::with_capacity(
                 1 << 20,
                 File::create(&temp).map_err(|e| context(e, &temp))?,
             );
-            let mut header = Vec::new();
-            self.formatter
-                .file_header(&name, &mut header)
-                .map_err(std::io::Error::other)?;
-            writer.write_all(&header).map_err(|e| context(e, &temp))?;
-            *slot = Some((writer, temp));
+            let open = if self.formatter.format == Format::Parquet {
+                OpenOutput::Parquet(Box::new(
+                    ParquetWriter::new(writer)
+                        .map_err(|e| context(std::io::Error::other(e), &temp))?,
+                ))
+            } else {
+                let mut writer = writer;
+                let mut header = Vec::new();
+                self.formatter
+                    .file_header(&name, &mut header)
+                    .map_err(std::io::Error::other)?;
+                writer.write_all(&header).map_err(|e| context(e, &temp))?;
+                OpenOutput::Bytes(writer)
+            };
+            *slot = Some((open, temp));
         }
         match slot {
             Some((writer, _)) => Ok(writer),
@@ -134,20 +167,48 @@ impl Sink for DirSink {
     fn sequential(&self) -> bool {
         false
     }
-    fn write(&mut self, file: usize, bytes: &[u8]) -> std::io::Result<()> {
-        self.writer(file)?.write_all(bytes)
+    fn write(&mut self, file: usize, page: Rendered) -> std::io::Result<()> {
+        match (self.writer(file)?, page) {
+            (OpenOutput::Bytes(writer), Rendered::Bytes(bytes)) => writer.write_all(&bytes),
+            (OpenOutput::Parquet(writer), Rendered::Row(row)) => {
+                writer.push(*row).map_err(std::io::Error::other)
+            }
+            _ => Err(std::io::Error::other(
+                "a page rendered for another format than the output's",
+            )),
+        }
     }
-    fn finish(&mut self, file: usize, _stats: &FileStats) -> std::io::Result<Option<PathBuf>> {
+    fn finish(&mut self, file: usize, stats: &FileStats) -> std::io::Result<Option<PathBuf>> {
         self.writer(file)?;
-        let Some((writer, temp)) = self.open.get_mut(file).and_then(Option::take) else {
+        let Some((open, temp)) = self.open.get_mut(file).and_then(Option::take) else {
             return Ok(None);
         };
         let output = self.outputs.get(file).cloned().unwrap_or_default();
-        let file = writer
+        let writer = match open {
+            OpenOutput::Bytes(writer) => writer,
+            OpenOutput::Parquet(writer) => writer
+                .finish()
+                .map_err(|e| context(std::io::Error::other(e), &temp))?,
+        };
+        let file_handle = writer
             .into_inner()
             .map_err(|e| context(e.into_error(), &temp))?;
-        file.sync_all().map_err(|e| context(e, &temp))?;
+        file_handle.sync_all().map_err(|e| context(e, &temp))?;
+        let output_bytes = file_handle.metadata().map_err(|e| context(e, &temp))?.len();
+        // Old record first: an output without a record is redone, never kept.
+        resume::remove_record(&output).map_err(|e| context(e, &output))?;
         std::fs::rename(&temp, &output).map_err(|e| context(e, &output))?;
+        let (input, input_fingerprint) = self.inputs.get(file).cloned().unwrap_or_default();
+        let record = Record {
+            settings: self.settings.clone(),
+            input: input.display().to_string(),
+            input_fingerprint,
+            output_bytes,
+            read: stats.read,
+            extracted: stats.extracted,
+        };
+        resume::write_record(&output, &record)
+            .map_err(|e| context(e, &resume::record_path(&output)))?;
         Ok(Some(output))
     }
 }

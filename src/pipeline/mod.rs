@@ -10,7 +10,7 @@
 
 mod work;
 
-use crate::output::Formatter;
+use crate::output::{Formatter, Rendered};
 use crate::warc::{ProblemKind, Split, WarcReader};
 use crate::Algorithm;
 use crossbeam_channel::{bounded, Receiver, Sender};
@@ -29,8 +29,8 @@ pub trait Sink {
     /// True when all inputs share one stream, so they must be written one
     /// after another (and read by one reader at a time).
     fn sequential(&self) -> bool;
-    /// Writes `bytes` (whole serialised pages) for input `file`.
-    fn write(&mut self, file: usize, bytes: &[u8]) -> std::io::Result<()>;
+    /// Writes one page (serialised bytes, or a row) for input `file`.
+    fn write(&mut self, file: usize, page: Rendered) -> std::io::Result<()>;
     /// Input `file` is complete; returns where its output went, if a file.
     fn finish(&mut self, file: usize, stats: &FileStats) -> std::io::Result<Option<PathBuf>>;
 }
@@ -82,7 +82,7 @@ pub struct Progress {
 
 /// What a worker made of one record.
 enum Outcome {
-    Page(Vec<u8>),
+    Page(Rendered),
     Skipped(&'static str),
     Failed(&'static str),
 }
@@ -229,8 +229,8 @@ fn collect(
             while let Some(outcome) = state.pending.remove(&state.next_seq) {
                 state.next_seq += 1;
                 match outcome {
-                    Outcome::Page(bytes) => {
-                        sink.write(f, &bytes)?;
+                    Outcome::Page(page) => {
+                        sink.write(f, page)?;
                         state.stats.extracted += 1;
                         state.stats.read += 1;
                     }

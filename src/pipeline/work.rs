@@ -25,6 +25,8 @@ pub(super) struct Job {
     url: String,
     record_id: String,
     date: String,
+    /// `WARC-Truncated`: why the crawler stored only part of the record.
+    truncated: Option<String>,
     /// The WARC `Content-Type` (what a `resource` block is).
     warc_content_type: Option<String>,
     filename: Arc<str>,
@@ -80,6 +82,7 @@ impl Job {
             url: h.target_uri().unwrap_or_default().into_owned(),
             record_id: h.record_id().unwrap_or_default().into_owned(),
             date: h.date().unwrap_or_default().into_owned(),
+            truncated: h.get("WARC-Truncated").map(|t| t.into_owned()),
             warc_content_type: h.content_type().map(|c| c.into_owned()),
             filename: Arc::clone(filename),
             offset: record.offset,
@@ -163,6 +166,7 @@ impl Worker {
             warc_filename: &job.filename,
             offset: job.offset,
             length: job.length,
+            truncated: job.truncated.as_deref(),
             http_status: status,
             content_type,
             charset: extraction.encoding,
@@ -170,9 +174,8 @@ impl Worker {
             text: extraction.text,
             algorithm: algorithm.name(),
         };
-        let mut out = Vec::new();
-        match self.formatter.write_page(&page, &mut out) {
-            Ok(()) => Outcome::Page(out),
+        match self.formatter.render(&page) {
+            Ok(rendered) => Outcome::Page(rendered),
             Err(_) => Outcome::Failed("write"),
         }
     }

@@ -1,0 +1,401 @@
+//! Parquet output: the JSONL fields as columns, zstd-compressed.
+//!
+//! [`ParquetWriter`] is independent of the pipeline, so any code holding
+//! [`PageRow`]s (the CLI's `--format parquet`, the Python binding) writes the
+//! same files. It uses the `parquet` crate's low-level column writers (no
+//! Arrow): rows are buffered and written as one row group whenever
+//! [`ROW_GROUP_ROWS`] rows or [`ROW_GROUP_BYTES`] bytes (strings and row
+//! structs) are buffered, so memory per open file stays near
+//! `ROW_GROUP_BYTES` plus one encoded page (1 MiB) whatever the input size:
+//! a row group's strings are moved into the column writers, not copied. The schema ([`SCHEMA`]) has the JSONL
+//! object's fields, names, order and null-ability.
+
+use super::PageRow;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::data_type::{ByteArray, ByteArrayType, Int32Type, Int64Type};
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::ColumnPath;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The Parquet schema of dana's pages: the JSONL fields in the same order,
+/// nullable where JSONL has `null`. Offsets and lengths are INT64, the HTTP
+/// status INT32, strings UTF-8 (`STRING`).
+pub const SCHEMA: &str = "message dana_page {
+  required binary url (STRING);
+  required binary warc_record_id (STRING);
+  required binary warc_date (STRING);
+  required binary warc_filename (STRING);
+  required int64 offset;
+  optional int64 length;
+  optional binary truncated (STRING);
+  optional int32 http_status;
+  optional binary content_type (STRING);
+  required binary charset (STRING);
+  required binary title (STRING);
+  required binary text (STRING);
+  required binary algorithm (STRING);
+}";
+
+/// A row group is written when this many rows are buffered...
+pub const ROW_GROUP_ROWS: usize = 100_000;
+/// ...or when the buffered rows reach this many bytes (strings and structs).
+pub const ROW_GROUP_BYTES: usize = 32 << 20;
+
+/// zstd level of the column chunks (the level `--compress zstd` uses).
+const ZSTD_LEVEL: i32 = 3;
+
+/// A failure to create or write a Parquet file.
+#[derive(Debug, thiserror::Error)]
+pub enum ParquetError {
+    #[error("cannot create {}: {source}", path.display())]
+    Create {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot write Parquet: {0}")]
+    Write(#[from] parquet::errors::ParquetError),
+}
+
+/// Writes [`PageRow`]s to one Parquet file in bounded row groups.
+pub struct ParquetWriter<W: Write + Send> {
+    writer: SerializedFileWriter<W>,
+    rows: Vec<PageRow>,
+    buffered_bytes: usize,
+    max_rows: usize,
+    max_bytes: usize,
+    rows_written: u64,
+}
+
+impl ParquetWriter<BufWriter<File>> {
+    /// Creates (or truncates) the file at `path`.
+    pub fn create(path: &Path) -> Result<Self, ParquetError> {
+        let file = File::create(path).map_err(|source| ParquetError::Create {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::new(BufWriter::with_capacity(1 << 20, file))
+    }
+}
+
+impl<W: Write + Send> ParquetWriter<W> {
+    /// A writer into `out`, which needs no `Seek`: Parquet's footer is
+    /// written last and points back by offsets.
+    pub fn new(out: W) -> Result<Self, ParquetError> {
+        let schema = Arc::new(parquet::schema::parser::parse_message_type(SCHEMA)?);
+        let zstd = Compression::ZSTD(ZstdLevel::try_new(ZSTD_LEVEL)?);
+        let mut props = WriterProperties::builder()
+            .set_compression(zstd)
+            .set_created_by(format!("dana {}", env!("CARGO_PKG_VERSION")));
+        // Long, mostly distinct strings: a dictionary only costs time, and
+        // min/max statistics of page texts help no query.
+        for column in ["url", "warc_record_id", "title", "text"] {
+            props = props.set_column_dictionary_enabled(ColumnPath::from(column), false);
+        }
+        for column in ["title", "text"] {
+            props = props
+                .set_column_statistics_enabled(ColumnPath::from(column), EnabledStatistics::None);
+        }
+        let writer = SerializedFileWriter::new(out, schema, Arc::new(props.build()))?;
+        Ok(ParquetWriter {
+            writer,
+            rows: Vec::new(),
+            buffered_bytes: 0,
+            max_rows: ROW_GROUP_ROWS,
+            max_bytes: ROW_GROUP_BYTES,
+            rows_written: 0,
+        })
+    }
+
+    /// Row groups of at most `rows` rows and about `bytes` bytes of strings
+    /// (each at least 1).
+    pub fn with_row_group_limits(mut self, rows: usize, bytes: usize) -> Self {
+        self.max_rows = rows.max(1);
+        self.max_bytes = bytes.max(1);
+        self
+    }
+
+    /// Adds a copy of `row`.
+    pub fn write(&mut self, row: &PageRow) -> Result<(), ParquetError> {
+        self.push(row.clone())
+    }
+
+    /// Adds `row`, writing a row group when the buffer is full.
+    pub fn push(&mut self, row: PageRow) -> Result<(), ParquetError> {
+        self.buffered_bytes += row_bytes(&row);
+        self.rows.push(row);
+        if self.rows.len() >= self.max_rows || self.buffered_bytes >= self.max_bytes {
+            self.flush_row_group()?;
+        }
+        Ok(())
+    }
+
+    /// Rows written so far, buffered ones included.
+    pub fn rows(&self) -> u64 {
+        self.rows_written + self.rows.len() as u64
+    }
+
+    /// Writes the buffered rows as one row group (nothing when empty).
+    pub fn flush_row_group(&mut self) -> Result<(), ParquetError> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        let mut rows = std::mem::take(&mut self.rows);
+        self.buffered_bytes = 0;
+        let n = rows.len();
+        let mut group = self.writer.next_row_group()?;
+        // Columns in SCHEMA order; strings are moved, not copied.
+        let take = |rows: &mut [PageRow], f: fn(&mut PageRow) -> String| -> Vec<ByteArray> {
+            rows.iter_mut()
+                .map(|r| ByteArray::from(f(r).into_bytes()))
+                .collect()
+        };
+        let take_opt = |rows: &mut [PageRow],
+                        f: fn(&mut PageRow) -> Option<String>|
+         -> (Vec<ByteArray>, Vec<i16>) {
+            let mut values = Vec::new();
+            let levels = rows
+                .iter_mut()
+                .map(|r| match f(r) {
+                    Some(s) => {
+                        values.push(ByteArray::from(s.into_bytes()));
+                        1
+                    }
+                    None => 0,
+                })
+                .collect();
+            (values, levels)
+        };
+        let mut column = 0;
+        while let Some(mut writer) = group.next_column()? {
+            match column {
+                0..=3 | 9..=12 => {
+                    let values = take(
+                        &mut rows,
+                        match column {
+                            0 => |r| std::mem::take(&mut r.url),
+                            1 => |r| std::mem::take(&mut r.warc_record_id),
+                            2 => |r| std::mem::take(&mut r.warc_date),
+                            3 => |r| std::mem::take(&mut r.warc_filename),
+                            9 => |r| std::mem::take(&mut r.charset),
+                            10 => |r| std::mem::take(&mut r.title),
+                            11 => |r| std::mem::take(&mut r.text),
+                            _ => |r| std::mem::take(&mut r.algorithm),
+                        },
+                    );
+                    writer
+                        .typed::<ByteArrayType>()
+                        .write_batch(&values, None, None)?;
+                }
+                4 => {
+                    let values: Vec<i64> = rows.iter().map(|r| to_i64(r.offset)).collect();
+                    writer
+                        .typed::<Int64Type>()
+                        .write_batch(&values, None, None)?;
+                }
+                5 => {
+                    let values: Vec<i64> =
+                        rows.iter().filter_map(|r| r.length).map(to_i64).collect();
+                    let levels: Vec<i16> =
+                        rows.iter().map(|r| i16::from(r.length.is_some())).collect();
+                    writer
+                        .typed::<Int64Type>()
+                        .write_batch(&values, Some(&levels), None)?;
+                }
+                6 | 8 => {
+                    let (values, levels) = take_opt(
+                        &mut rows,
+                        if column == 6 {
+                            |r| r.truncated.take()
+                        } else {
+                            |r| r.content_type.take()
+                        },
+                    );
+                    writer
+                        .typed::<ByteArrayType>()
+                        .write_batch(&values, Some(&levels), None)?;
+                }
+                7 => {
+                    let values: Vec<i32> = rows
+                        .iter()
+                        .filter_map(|r| r.http_status)
+                        .map(i32::from)
+                        .collect();
+                    let levels: Vec<i16> = rows
+                        .iter()
+                        .map(|r| i16::from(r.http_status.is_some()))
+                        .collect();
+                    writer
+                        .typed::<Int32Type>()
+                        .write_batch(&values, Some(&levels), None)?;
+                }
+                _ => {
+                    return Err(parquet::errors::ParquetError::General(format!(
+                        "the schema has more columns than dana writes ({column})"
+                    ))
+                    .into())
+                }
+            }
+            writer.close()?;
+            column += 1;
+        }
+        group.close()?;
+        self.rows_written += n as u64;
+        // Keep the allocation for the next group.
+        rows.clear();
+        self.rows = rows;
+        Ok(())
+    }
+
+    /// Writes the last row group and the footer; returns the inner writer
+    /// (flushed).
+    pub fn finish(mut self) -> Result<W, ParquetError> {
+        self.flush_row_group()?;
+        let mut out = self.writer.into_inner()?;
+        out.flush().map_err(parquet::errors::ParquetError::from)?;
+        Ok(out)
+    }
+}
+
+/// What a buffered row holds: its strings and the row itself.
+fn row_bytes(r: &PageRow) -> usize {
+    r.url.len()
+        + r.warc_record_id.len()
+        + r.warc_date.len()
+        + r.warc_filename.len()
+        + r.truncated.as_ref().map_or(0, String::len)
+        + r.content_type.as_ref().map_or(0, String::len)
+        + r.charset.len()
+        + r.title.len()
+        + r.text.len()
+        + r.algorithm.len()
+        + std::mem::size_of::<PageRow>()
+}
+
+/// Offsets and lengths of files fit in i64; saturate rather than wrap.
+fn to_i64(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::Field;
+
+    fn row(i: u64) -> PageRow {
+        PageRow {
+            url: format!("http://example.com/{i}"),
+            warc_record_id: format!("<urn:uuid:{i}>"),
+            warc_date: "2024-01-01T00:00:00Z".into(),
+            warc_filename: "a.warc.gz".into(),
+            offset: i * 1000,
+            length: i.is_multiple_of(2).then_some(i + 7),
+            truncated: (i == 3).then(|| "length".into()),
+            http_status: (i != 1).then_some(200),
+            content_type: (i != 2).then(|| "text/html; charset=utf-8".into()),
+            charset: "UTF-8".into(),
+            title: format!("Title {i}"),
+            text: "Body ü\n".repeat(i as usize),
+            algorithm: "addanag-plus".into(),
+        }
+    }
+
+    /// Rows read back with the parquet crate's record reader, field by field.
+    fn read_back(path: &Path) -> (usize, Vec<PageRow>) {
+        let file = File::open(path).unwrap_or_else(|e| panic!("{e}"));
+        let reader = SerializedFileReader::new(file).unwrap_or_else(|e| panic!("{e}"));
+        let groups = reader.metadata().num_row_groups();
+        let rows = reader
+            .get_row_iter(None)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .map(|r| {
+                let r = r.unwrap_or_else(|e| panic!("{e}"));
+                let mut out = PageRow::default();
+                for (name, field) in r.get_column_iter() {
+                    let s = || match field {
+                        Field::Str(s) => Some(s.clone()),
+                        Field::Null => None,
+                        other => panic!("{name}: {other:?}"),
+                    };
+                    let n = || match field {
+                        Field::Long(n) => Some(*n as u64),
+                        Field::Int(n) => Some(*n as u64),
+                        Field::Null => None,
+                        other => panic!("{name}: {other:?}"),
+                    };
+                    match name.as_str() {
+                        "url" => out.url = s().unwrap_or_default(),
+                        "warc_record_id" => out.warc_record_id = s().unwrap_or_default(),
+                        "warc_date" => out.warc_date = s().unwrap_or_default(),
+                        "warc_filename" => out.warc_filename = s().unwrap_or_default(),
+                        "offset" => out.offset = n().unwrap_or(u64::MAX),
+                        "length" => out.length = n(),
+                        "truncated" => out.truncated = s(),
+                        "http_status" => out.http_status = n().map(|n| n as u16),
+                        "content_type" => out.content_type = s(),
+                        "charset" => out.charset = s().unwrap_or_default(),
+                        "title" => out.title = s().unwrap_or_default(),
+                        "text" => out.text = s().unwrap_or_default(),
+                        "algorithm" => out.algorithm = s().unwrap_or_default(),
+                        other => panic!("unexpected column {other}"),
+                    }
+                }
+                out
+            })
+            .collect();
+        (groups, rows)
+    }
+
+    #[test]
+    fn rows_round_trip_with_nulls_in_bounded_row_groups() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("p.parquet");
+        let rows: Vec<PageRow> = (0..7).map(row).collect();
+        let mut writer = ParquetWriter::create(&path)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .with_row_group_limits(3, usize::MAX);
+        for r in &rows {
+            writer.write(r).unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert_eq!(writer.rows(), 7);
+        writer.finish().unwrap_or_else(|e| panic!("{e}"));
+        let (groups, back) = read_back(&path);
+        assert_eq!(groups, 3, "7 rows in groups of at most 3");
+        assert_eq!(back, rows);
+    }
+
+    #[test]
+    fn byte_limit_starts_a_new_row_group() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("p.parquet");
+        // A limit just over the largest row: any two rows reach it, so the
+        // group is written at every second row.
+        let sizes: Vec<usize> = (0..4).map(|i| row_bytes(&row(i))).collect();
+        let limit = sizes.iter().max().copied().unwrap_or(0) + 1;
+        assert!(sizes.iter().all(|&a| sizes.iter().all(|&b| a + b >= limit)));
+        let mut writer = ParquetWriter::create(&path)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .with_row_group_limits(usize::MAX, limit);
+        for i in 0..4 {
+            writer.push(row(i)).unwrap_or_else(|e| panic!("{e}"));
+        }
+        writer.finish().unwrap_or_else(|e| panic!("{e}"));
+        let (groups, back) = read_back(&path);
+        assert_eq!((groups, back.len()), (2, 4));
+    }
+
+    #[test]
+    fn an_empty_file_is_valid_parquet() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("p.parquet");
+        ParquetWriter::create(&path)
+            .and_then(ParquetWriter::finish)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read_back(&path), (0, vec![]));
+    }
+}
