@@ -80,8 +80,14 @@ fn a_stream_reads_like_its_file() {
         assert!(by_path[0].read > 0, "{name}: nothing read");
         for (how, input) in [
             ("file", Input::stream(label.clone(), open(&path))),
-            ("7 bytes a read", Input::stream(label.clone(), Trickle(open(&path), 7))),
-            ("1 byte a read", Input::stream(label.clone(), Trickle(open(&path), 1))),
+            (
+                "7 bytes a read",
+                Input::stream(label.clone(), Trickle(open(&path), 7)),
+            ),
+            (
+                "1 byte a read",
+                Input::stream(label.clone(), Trickle(open(&path), 1)),
+            ),
         ] {
             let (by_stream, pages) = run(&[input], &Progress::default());
             let by_stream = by_stream.unwrap_or_else(|e| panic!("{name}: {e}"));
