@@ -227,7 +227,10 @@ impl Sink for ChannelSink {
         true
     }
     fn write(&mut self, _file: usize, bytes: &[u8]) -> io::Result<()> {
-        let page: Page = serde_json::from_slice(bytes).map_err(io::Error::other)?;
+        // The row is serde_json's own output, so valid UTF-8: validating it
+        // once up front parses its strings twice as fast as from_slice.
+        let row = std::str::from_utf8(bytes).map_err(io::Error::other)?;
+        let page: Page = serde_json::from_str(row).map_err(io::Error::other)?;
         self.pages
             .send(Message::Page(Box::new(page)))
             .map_err(|_| io::Error::other("the Python iterator was closed"))
