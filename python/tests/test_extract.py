@@ -2,6 +2,8 @@
 
 import gzip
 import json
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -106,3 +108,32 @@ def test_threads_give_the_serial_results(pages):
     with ThreadPoolExecutor(max_workers=4) as pool:
         for _ in range(2):
             assert list(pool.map(one, pages)) == serial
+
+
+def test_extract_releases_the_gil(pages):
+    """Another Python thread runs in the middle of one long extract call,
+    which it could not if the call held the GIL (a C call holding it lets
+    other threads in only before and after)."""
+    big = b"".join(raw for _, raw in pages) * 3
+    progress = []
+    stop = threading.Event()
+
+    def spin():
+        n = 0
+        while not stop.is_set():
+            n += 1
+            if n % 1000 == 0:
+                progress.append(time.perf_counter())
+
+    thread = threading.Thread(target=spin)
+    thread.start()
+    time.sleep(0.05)
+    started = time.perf_counter()
+    page = dana.extract(big)
+    ended = time.perf_counter()
+    stop.set()
+    thread.join()
+    assert page.text
+    middle = (started + (ended - started) / 4, ended - (ended - started) / 4)
+    inside = [t for t in progress if middle[0] <= t <= middle[1]]
+    assert inside, f"no progress of the other thread during the middle of a {ended - started:.2f} s call"
