@@ -11,14 +11,15 @@
 mod work;
 
 use crate::output::{Formatter, Rendered};
-use crate::warc::{ProblemKind, Split, WarcReader};
+use crate::warc::{OpenError, ProblemKind, Split, WarcReader};
 use crate::Algorithm;
 use crossbeam_channel::{bounded, Receiver, Sender};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Problems kept per file for the report (all are counted).
@@ -78,7 +79,78 @@ impl FileStats {
 pub struct Progress {
     pub bytes: AtomicU64,
     pub records: AtomicU64,
+    /// Set it to stop early: readers stop at their next record and [`run`]
+    /// returns an [`std::io::ErrorKind::Interrupted`] error.
+    pub stop: AtomicBool,
 }
+
+/// One input of [`run_inputs`]: a file (`-` is stdin) or any byte stream.
+pub enum Input {
+    Path(PathBuf),
+    Stream(Stream),
+}
+
+/// A WARC (plain or gzip) read from a byte stream, read once.
+pub struct Stream {
+    /// Labels the input in statistics and problems; its last path component
+    /// is the pages' `warc_filename`.
+    name: String,
+    reader: Mutex<Option<Box<dyn Read + Send>>>,
+}
+
+impl Input {
+    /// A stream input named `name` (a path or URL the bytes came from, or `-`).
+    pub fn stream(name: impl Into<String>, reader: impl Read + Send + 'static) -> Input {
+        Input::Stream(Stream {
+            name: name.into(),
+            reader: Mutex::new(Some(Box::new(reader))),
+        })
+    }
+
+    /// The input's name as statistics and problems show it.
+    pub fn name(&self) -> String {
+        match self {
+            Input::Path(path) => path.display().to_string(),
+            Input::Stream(stream) => stream.name.clone(),
+        }
+    }
+
+    /// Opens the input for reading. A stream can be opened once.
+    fn open(&self, max_record_bytes: u64, split: Split) -> Result<WarcReader, OpenError> {
+        match self {
+            Input::Path(path) => WarcReader::open_split(path, max_record_bytes, split),
+            Input::Stream(stream) => {
+                let err = |source| OpenError {
+                    file: stream.name.clone(),
+                    source,
+                };
+                let reader = stream
+                    .reader
+                    .lock()
+                    .ok()
+                    .and_then(|mut r| r.take())
+                    .ok_or_else(|| err(std::io::Error::other("the stream was already read")))?;
+                let input = BufReader::with_capacity(STREAM_BUFFER, reader);
+                WarcReader::from_stream(stream.name.clone(), input, max_record_bytes).map_err(err)
+            }
+        }
+    }
+
+    /// The pages' `warc_filename`: the last component of the path or name.
+    fn file_name(&self) -> Arc<str> {
+        let path = match self {
+            Input::Path(path) => path.as_path(),
+            Input::Stream(stream) => Path::new(&stream.name),
+        };
+        // A URL is named by its path's last segment, as the CLI names its output.
+        crate::remote::file_name(path)
+            .unwrap_or_else(|| "-".into())
+            .into()
+    }
+}
+
+/// Read size for stream inputs.
+const STREAM_BUFFER: usize = 256 << 10;
 
 /// What a worker made of one record.
 enum Outcome {
@@ -114,6 +186,18 @@ struct FileState {
 /// `on_progress` is called from the calling thread a few times a second.
 pub fn run(
     inputs: &[PathBuf],
+    options: &Options,
+    sink: &mut dyn Sink,
+    progress: &Progress,
+    on_progress: &mut dyn FnMut(),
+) -> std::io::Result<Vec<FileStats>> {
+    let inputs: Vec<Input> = inputs.iter().cloned().map(Input::Path).collect();
+    run_inputs(&inputs, options, sink, progress, on_progress)
+}
+
+/// [`run`] over inputs that may also be byte streams.
+pub fn run_inputs(
+    inputs: &[Input],
     options: &Options,
     sink: &mut dyn Sink,
     progress: &Progress,
@@ -170,7 +254,14 @@ pub fn run(
             scope.spawn(move || worker.run());
         }
         drop((job_tx, job_rx, msg_tx, pool_tx, token_rx));
-        let result = collect(inputs.len(), sink, &msg_rx, &token_tx, on_progress);
+        let result = collect(
+            inputs.len(),
+            sink,
+            &msg_rx,
+            &token_tx,
+            progress,
+            on_progress,
+        );
         // On a write error, dropping the channels stops the other threads.
         drop((msg_rx, token_tx));
         result
@@ -183,6 +274,7 @@ fn collect(
     sink: &mut dyn Sink,
     messages: &Receiver<Message>,
     tokens: &Sender<()>,
+    progress: &Progress,
     on_progress: &mut dyn FnMut(),
 ) -> std::io::Result<Vec<FileStats>> {
     let mut files: Vec<FileState> = (0..n_files).map(|_| FileState::default()).collect();
@@ -190,6 +282,12 @@ fn collect(
     let mut cursor = 0;
     let mut done = 0;
     while done < n_files {
+        if progress.stop.load(Ordering::Relaxed) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Interrupted,
+                "the pipeline was stopped before the end of its inputs",
+            ));
+        }
         let message = match messages.recv_timeout(Duration::from_millis(200)) {
             Ok(message) => message,
             Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
@@ -272,7 +370,7 @@ fn merge(into: &mut FileStats, from: &FileStats) {
 }
 
 struct ReaderThread<'a> {
-    inputs: &'a [PathBuf],
+    inputs: &'a [Input],
     files: Receiver<usize>,
     tokens: Receiver<()>,
     jobs: Sender<work::Job>,
@@ -286,10 +384,10 @@ struct ReaderThread<'a> {
 impl ReaderThread<'_> {
     fn run(self) {
         while let Ok(file) = self.files.recv() {
-            let Some(path) = self.inputs.get(file) else {
+            let Some(input) = self.inputs.get(file) else {
                 continue;
             };
-            let (sent, stats) = self.read_file(file, path);
+            let (sent, stats) = self.read_file(file, input);
             let stop = sent.is_none();
             let done = Message::ReaderDone {
                 file,
@@ -304,26 +402,27 @@ impl ReaderThread<'_> {
 
     /// Reads one input, sending candidate records as jobs. `None` for the
     /// job count when the pipeline is shutting down.
-    fn read_file(&self, file: usize, path: &std::path::Path) -> (Option<u64>, FileStats) {
+    fn read_file(&self, file: usize, input: &Input) -> (Option<u64>, FileStats) {
         let mut stats = FileStats {
-            file: path.display().to_string(),
+            file: input.name(),
             ..FileStats::default()
         };
-        let mut reader = match WarcReader::open_split(path, self.max_record_bytes, self.split) {
+        let mut reader = match input.open(self.max_record_bytes, self.split) {
             Ok(reader) => reader,
             Err(e) => {
                 stats.error = Some(e.to_string());
                 return (Some(0), stats);
             }
         };
-        let filename: Arc<str> = crate::remote::file_name(path)
-            .unwrap_or_else(|| "-".into())
-            .into();
+        let filename = input.file_name();
         let mut seq = 0;
         let mut records_ok = 0;
         let mut not_warc = None;
         let mut last_position = 0;
         while let Some(item) = reader.next() {
+            if self.progress.stop.load(Ordering::Relaxed) {
+                return (None, stats);
+            }
             match item {
                 Err(problem) => {
                     if records_ok == 0
@@ -368,7 +467,7 @@ impl ReaderThread<'_> {
         }
         stats.bytes = reader.total_bytes().unwrap_or(last_position);
         if let (0, Some(detail)) = (records_ok, not_warc) {
-            stats.error = Some(format!("{}: not a WARC file ({detail})", path.display()));
+            stats.error = Some(format!("{}: not a WARC file ({detail})", stats.file));
         }
         (Some(seq), stats)
     }

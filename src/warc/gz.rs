@@ -103,7 +103,9 @@ impl<R: BufRead> Source for GzSource<R> {
                 if chunk.is_empty() {
                     return Ok(false);
                 }
-                if !chunk.starts_with(&[0x1f, 0x8b]) {
+                // A stream may hand out a member's first byte alone (its
+                // read ended there): start the member, zlib checks the rest.
+                if !chunk.starts_with(&[0x1f, 0x8b]) && chunk != [0x1f] {
                     let at = self.position;
                     let reported = self.resyncing;
                     self.resyncing = true;

@@ -244,7 +244,9 @@ impl WarcReader {
         mut input: R,
         max_record_bytes: u64,
     ) -> std::io::Result<WarcReader> {
-        let gzip = input.fill_buf()?.starts_with(&GZIP_MAGIC);
+        // A stream may hand out its first byte alone.
+        let start = input.fill_buf()?;
+        let gzip = start.starts_with(&GZIP_MAGIC) || start == [GZIP_MAGIC[0]];
         let source: Box<dyn Source + Send> = if gzip {
             Box::new(GzSource::new(input))
         } else {

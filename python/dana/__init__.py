@@ -1,0 +1,39 @@
+"""dana: main-text extraction from HTML pages and WARC archives.
+
+The work is done in Rust (the ``dana`` crate) by the extension module
+``dana._dana``; this package re-exports it:
+
+- :func:`extract`: the main text of one HTML page (``bytes`` or ``str``);
+- :func:`read_warc`: the extracted pages of a WARC file (a path or a binary
+  file-like object), with the pipeline of ``dana extract``;
+- :func:`write_parquet`: pages to a Parquet file with the columns of
+  ``dana extract --format parquet``;
+- :class:`Page`, :class:`Extraction`, :class:`WarcReader`: what they return;
+- :class:`WarcWarning`: a damaged record, reported while reading goes on.
+"""
+
+from ._dana import (
+    ALGORITHMS,
+    DEFAULT_ALGORITHM,
+    Extraction,
+    Page,
+    WarcReader,
+    WarcWarning,
+    __version__,
+    extract,
+    read_warc,
+    write_parquet,
+)
+
+__all__ = [
+    "ALGORITHMS",
+    "DEFAULT_ALGORITHM",
+    "Extraction",
+    "Page",
+    "WarcReader",
+    "WarcWarning",
+    "__version__",
+    "extract",
+    "read_warc",
+    "write_parquet",
+]

@@ -1,0 +1,129 @@
+"""Type stubs of the extension module dana._dana (re-exported by dana)."""
+
+import os
+from types import TracebackType
+from typing import Any, Dict, Iterable, Iterator, Optional, final, Protocol, Tuple, Type, Union
+
+__version__: str
+ALGORITHMS: Tuple[str, ...]
+"""The names `algorithm=` accepts."""
+DEFAULT_ALGORITHM: str
+"""``"addanag-plus"``."""
+
+class _BinaryReadable(Protocol):
+    def read(self, size: int = ..., /) -> bytes: ...
+
+class WarcWarning(UserWarning):
+    """A damaged stretch of a WARC file (file, offset, record number); reading went on past it."""
+
+@final
+class Extraction:
+    """The result of :func:`extract`."""
+
+    @property
+    def text(self) -> str:
+        """The main text: paragraphs separated by newlines."""
+    @property
+    def title(self) -> str:
+        """The page's ``<title>``, entities decoded, whitespace collapsed."""
+    @property
+    def encoding(self) -> str:
+        """The encoding the page was decoded from (WHATWG name, e.g. ``"UTF-8"``)."""
+    @property
+    def algorithm(self) -> str:
+        """The algorithm's name."""
+    @property
+    def url(self) -> Optional[str]:
+        """The ``url`` given to :func:`extract`, if any."""
+
+@final
+class Page:
+    """One extracted page of a WARC file: the fields of a ``dana extract`` JSONL row."""
+
+    @property
+    def url(self) -> str: ...
+    @property
+    def warc_record_id(self) -> str: ...
+    @property
+    def warc_date(self) -> str: ...
+    @property
+    def warc_filename(self) -> str:
+        """The input's file name (``"-"`` for a file-like object without a ``name``)."""
+    @property
+    def offset(self) -> int:
+        """Byte offset of the record in the input (of its gzip member for ``.warc.gz``)."""
+    @property
+    def length(self) -> Optional[int]:
+        """Bytes of the record in the input; ``None`` when it shares a gzip member."""
+    @property
+    def truncated(self) -> Optional[str]:
+        """The record's ``WARC-Truncated`` reason (e.g. ``"length"``); ``None`` when whole."""
+    @property
+    def http_status(self) -> Optional[int]: ...
+    @property
+    def content_type(self) -> Optional[str]: ...
+    @property
+    def charset(self) -> str:
+        """The encoding the page was decoded from (detected, not just declared)."""
+    @property
+    def title(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def algorithm(self) -> str: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The page as a dict, equal to the JSON object of ``dana extract``'s JSONL row."""
+
+@final
+class WarcReader(Iterator[Page]):
+    """The iterator :func:`read_warc` returns: the pages of a WARC file, in file order."""
+
+    def __iter__(self) -> "WarcReader": ...
+    def __next__(self) -> Page: ...
+    @property
+    def stats(self) -> Optional[Dict[str, Any]]:
+        """Per-input statistics once every page was taken, as ``dana extract --stats``
+        writes them (``file``, ``bytes``, ``read``, ``extracted``, ``skipped``,
+        ``failed``, ``problems``, ``error``, ``output``); ``None`` before the end."""
+    def close(self) -> None:
+        """Stops reading and waits for the threads to end."""
+    def __enter__(self) -> "WarcReader": ...
+    def __exit__(
+        self,
+        exc_type: Optional[Type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None: ...
+
+def extract(
+    html: Union[bytes, str],
+    *,
+    content_type: Optional[str] = None,
+    url: Optional[str] = None,
+    algorithm: str = "addanag-plus",
+) -> Extraction:
+    """Extracts the main text of one HTML page (the GIL is released meanwhile).
+
+    ``bytes`` are decoded as ``dana html`` decodes a file (byte-order mark, the
+    charset of ``content_type``, ``<meta>``, detection); ``str`` is taken as
+    decoded. Raises ``ValueError`` for an unknown algorithm."""
+
+def read_warc(
+    source: Union[str, "os.PathLike[str]", _BinaryReadable],
+    *,
+    algorithm: str = "addanag-plus",
+    threads: Optional[int] = None,
+    max_record_bytes: int = 16777216,
+) -> WarcReader:
+    """Iterates the extracted pages of a WARC file (``.warc`` or ``.warc.gz``)
+    with the pipeline of ``dana extract``.
+
+    ``source`` is a path (``"-"`` is stdin) or a binary file-like object.
+    An unreadable path raises ``OSError`` here; an input that is not WARC
+    raises ``OSError`` at the end of the iteration; damaged records are
+    counted in ``stats`` and reported as :class:`WarcWarning`."""
+
+
+def write_parquet(pages: Iterable[Page], path: Union[str, "os.PathLike[str]"]) -> int:
+    """Writes ``pages`` to a Parquet file with the columns of ``dana extract --format parquet``
+    (zstd, row groups written as they fill); returns the number of rows."""

@@ -1,0 +1,583 @@
+//! `dana._dana`: the thin PyO3 layer over the dana crate. Everything that
+//! extracts, reads WARC files or counts lives in dana; this file converts
+//! arguments and results, releases the GIL around the work, and turns
+//! errors into Python exceptions (nothing here unwraps input-derived data).
+
+use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
+use dana::output::{Compression, Format, Formatter, PageRow, Rendered};
+use dana::pipeline::{self, FileStats, Input, Options, Progress, Sink};
+use dana::warc::{Split, WarcReader as RustWarcReader};
+use dana::{Algorithm, Extractor};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError,
+    PyTypeError, PyUserWarning, PyValueError,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
+use pyo3::{create_exception, intern};
+use std::cell::RefCell;
+use std::ffi::CString;
+use std::io::{self, Read};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+create_exception!(
+    dana,
+    WarcWarning,
+    PyUserWarning,
+    "A damaged stretch of a WARC file (file, offset, record number); reading went on past it."
+);
+
+/// Pages a `read_warc` pipeline may hold ready before Python takes them.
+const PAGES_AHEAD: usize = 64;
+
+fn parse_algorithm(name: &str) -> PyResult<Algorithm> {
+    name.parse::<Algorithm>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// An `OSError` of the subclass Python uses for `kind`, with dana's message.
+fn os_error(kind: io::ErrorKind, message: String) -> PyErr {
+    match kind {
+        io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+        io::ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
+        io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(message),
+        _ => PyOSError::new_err(message),
+    }
+}
+
+/// The result of `dana.extract`.
+#[pyclass(frozen, get_all, module = "dana")]
+struct Extraction {
+    /// The main text: paragraphs separated by newlines.
+    text: String,
+    /// The page's `<title>`, entities decoded, whitespace collapsed.
+    title: String,
+    /// The encoding the page was decoded from (WHATWG name).
+    encoding: String,
+    /// The algorithm's name.
+    algorithm: String,
+    /// The `url` given to `extract`, if any.
+    url: Option<String>,
+}
+
+#[pymethods]
+impl Extraction {
+    fn __repr__(&self) -> String {
+        format!(
+            "Extraction(title={:?}, text=<{} chars>, encoding={:?}, algorithm={:?})",
+            self.title,
+            self.text.chars().count(),
+            self.encoding,
+            self.algorithm
+        )
+    }
+}
+
+thread_local! {
+    /// One extractor per algorithm and thread: its buffers are reused across calls.
+    static EXTRACTORS: RefCell<Vec<Extractor>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Extracts with this thread's extractor for `algorithm`: (title, text, encoding).
+fn extract_here(
+    algorithm: Algorithm,
+    raw: &[u8],
+    charset: Option<&str>,
+) -> (String, String, &'static str) {
+    let run = |extractor: &mut Extractor| {
+        let page = extractor.extract(raw, charset);
+        (page.title.to_owned(), page.text.to_owned(), page.encoding)
+    };
+    EXTRACTORS.with(|cell| {
+        let mut extractors = cell.borrow_mut();
+        match extractors.iter_mut().find(|e| e.algorithm() == algorithm) {
+            Some(extractor) => run(extractor),
+            None => {
+                let mut extractor = Extractor::new(algorithm);
+                let result = run(&mut extractor);
+                extractors.push(extractor);
+                result
+            }
+        }
+    })
+}
+
+/// Extracts the main text of one HTML page.
+///
+/// `html` is the page as `bytes` (its charset is found as `dana html` finds
+/// it: byte-order mark, the charset of `content_type`, `<meta>`, then
+/// detection) or as `str` (already decoded). `content_type` is the HTTP
+/// `Content-Type` value, e.g. `"text/html; charset=windows-1252"`. `url` is
+/// kept on the result. The GIL is released while the page is extracted.
+/// Raises `ValueError` for an unknown algorithm, `TypeError` for an `html`
+/// that is neither `bytes` nor `str`.
+#[pyfunction]
+#[pyo3(signature = (html, *, content_type=None, url=None, algorithm="addanag-plus"))]
+fn extract(
+    py: Python<'_>,
+    html: &Bound<'_, PyAny>,
+    content_type: Option<&str>,
+    url: Option<String>,
+    algorithm: &str,
+) -> PyResult<Extraction> {
+    let algorithm = parse_algorithm(algorithm)?;
+    let (title, text, encoding) = if let Ok(bytes) = html.cast::<PyBytes>() {
+        let raw = bytes.as_bytes();
+        let charset = content_type.and_then(dana::http::charset);
+        py.detach(|| extract_here(algorithm, raw, charset))
+    } else if let Ok(string) = html.cast::<PyString>() {
+        let decoded = string.to_cow()?;
+        let raw = decoded.as_bytes();
+        py.detach(|| extract_here(algorithm, raw, Some("utf-8")))
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "html must be bytes or str, not {}",
+            html.get_type().name()?
+        )));
+    };
+    Ok(Extraction {
+        text,
+        title,
+        encoding: encoding.to_owned(),
+        algorithm: algorithm.name().to_owned(),
+        url,
+    })
+}
+
+/// One extracted page of a WARC file: the fields of a `dana extract` JSONL row.
+#[pyclass(frozen, get_all, module = "dana")]
+struct Page {
+    /// `WARC-Target-URI` of the record.
+    url: String,
+    /// `WARC-Record-ID` of the record.
+    warc_record_id: String,
+    /// `WARC-Date` of the record.
+    warc_date: String,
+    /// The input's file name.
+    warc_filename: String,
+    /// Byte offset of the record in the input (of its gzip member for `.warc.gz`).
+    offset: u64,
+    /// Bytes of the record in the input; `None` when it shares a gzip member.
+    length: Option<u64>,
+    /// The record's `WARC-Truncated` reason (e.g. `"length"`), `None` when whole.
+    truncated: Option<String>,
+    /// HTTP status (`None` for `resource` records).
+    http_status: Option<u16>,
+    /// HTTP `Content-Type` (the WARC one for `resource` records).
+    content_type: Option<String>,
+    /// The encoding the page was decoded from (detected, not just declared).
+    charset: String,
+    /// The page's `<title>`.
+    title: String,
+    /// The main text.
+    text: String,
+    /// The algorithm's name.
+    algorithm: String,
+}
+
+#[pymethods]
+impl Page {
+    /// The page as a dict, equal to the JSON object of `dana extract`'s JSONL row.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("url", &self.url)?;
+        d.set_item("warc_record_id", &self.warc_record_id)?;
+        d.set_item("warc_date", &self.warc_date)?;
+        d.set_item("warc_filename", &self.warc_filename)?;
+        d.set_item("offset", self.offset)?;
+        d.set_item("length", self.length)?;
+        d.set_item("truncated", &self.truncated)?;
+        d.set_item("http_status", self.http_status)?;
+        d.set_item("content_type", &self.content_type)?;
+        d.set_item("charset", &self.charset)?;
+        d.set_item("title", &self.title)?;
+        d.set_item("text", &self.text)?;
+        d.set_item("algorithm", &self.algorithm)?;
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Page(url={:?}, offset={}, title={:?}, text=<{} chars>)",
+            self.url,
+            self.offset,
+            self.title,
+            self.text.chars().count()
+        )
+    }
+}
+
+/// What the pipeline thread sends to the iterator.
+enum Message {
+    Page(Box<Page>),
+    Done(io::Result<Vec<FileStats>>),
+}
+
+/// A sink that parses each JSONL row back into a [`Page`] and hands it to
+/// the Python iterator over a bounded channel (so memory stays bounded when
+/// Python is slower than the pipeline).
+struct ChannelSink {
+    pages: Sender<Message>,
+}
+
+impl Sink for ChannelSink {
+    fn sequential(&self) -> bool {
+        true
+    }
+    fn write(&mut self, _file: usize, page: Rendered) -> io::Result<()> {
+        let Rendered::Row(row) = page else {
+            return Err(io::Error::other(
+                "dana's Python binding asks the pipeline for rows, not serialised pages",
+            ));
+        };
+        self.pages
+            .send(Message::Page(Box::new(Page::from(*row))))
+            .map_err(|_| io::Error::other("the Python iterator was closed"))
+    }
+    fn finish(&mut self, _file: usize, _stats: &FileStats) -> io::Result<Option<PathBuf>> {
+        Ok(None)
+    }
+}
+
+impl Page {
+    fn to_row(&self) -> PageRow {
+        PageRow {
+            url: self.url.clone(),
+            warc_record_id: self.warc_record_id.clone(),
+            warc_date: self.warc_date.clone(),
+            warc_filename: self.warc_filename.clone(),
+            offset: self.offset,
+            length: self.length,
+            truncated: self.truncated.clone(),
+            http_status: self.http_status,
+            content_type: self.content_type.clone(),
+            charset: self.charset.clone(),
+            title: self.title.clone(),
+            text: self.text.clone(),
+            algorithm: self.algorithm.clone(),
+        }
+    }
+}
+
+impl From<PageRow> for Page {
+    fn from(row: PageRow) -> Self {
+        Page {
+            url: row.url,
+            warc_record_id: row.warc_record_id,
+            warc_date: row.warc_date,
+            warc_filename: row.warc_filename,
+            offset: row.offset,
+            length: row.length,
+            truncated: row.truncated,
+            http_status: row.http_status,
+            content_type: row.content_type,
+            charset: row.charset,
+            title: row.title,
+            text: row.text,
+            algorithm: row.algorithm,
+        }
+    }
+}
+
+/// A binary file-like object as a Rust reader: `read(n)` under the GIL.
+struct PyReader {
+    source: Py<PyAny>,
+}
+
+impl Read for PyReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        Python::attach(|py| {
+            let data = self
+                .source
+                .bind(py)
+                .call_method1(intern!(py, "read"), (buf.len(),))
+                .map_err(|e| {
+                    io::Error::other(format!("the file-like object's read() raised {e}"))
+                })?;
+            let copy = |bytes: &[u8], buf: &mut [u8]| match buf.get_mut(..bytes.len()) {
+                Some(head) => {
+                    head.copy_from_slice(bytes);
+                    Ok(bytes.len())
+                }
+                None => Err(io::Error::other(format!(
+                    "the file-like object's read({}) returned {} bytes",
+                    buf.len(),
+                    bytes.len()
+                ))),
+            };
+            if let Ok(bytes) = data.cast::<PyBytes>() {
+                copy(bytes.as_bytes(), buf)
+            } else if let Ok(array) = data.cast::<PyByteArray>() {
+                copy(&array.to_vec(), buf)
+            } else if data.is_none() {
+                Err(io::Error::other(
+                    "the file-like object's read() returned None (a non-blocking stream with no data ready); give a blocking stream",
+                ))
+            } else if data.is_instance_of::<PyString>() {
+                Err(io::Error::other(
+                    "the file-like object's read() returned str, not bytes; open it in binary mode ('rb')",
+                ))
+            } else {
+                let type_name = data
+                    .get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default();
+                Err(io::Error::other(format!(
+                    "the file-like object's read() returned {type_name}, not bytes"
+                )))
+            }
+        })
+    }
+}
+
+/// The iterator `read_warc` returns: the pages of a WARC file, in file order.
+#[pyclass(module = "dana")]
+struct WarcReader {
+    pages: Option<Receiver<Message>>,
+    thread: Option<JoinHandle<()>>,
+    progress: Arc<Progress>,
+    stats: Option<Py<PyAny>>,
+}
+
+impl WarcReader {
+    /// Stops the pipeline and waits for its threads (with the GIL released,
+    /// since a reader thread may be waiting for it to call `read`).
+    fn stop(&mut self, py: Python<'_>) {
+        self.progress.stop.store(true, Ordering::Relaxed);
+        self.pages = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = py.detach(|| thread.join());
+        }
+    }
+
+    /// The pipeline is done: keep its stats, warn of each problem, and raise
+    /// if the input could not be read.
+    fn finish(&mut self, py: Python<'_>, result: io::Result<Vec<FileStats>>) -> PyResult<()> {
+        if let Some(thread) = self.thread.take() {
+            let _ = py.detach(|| thread.join());
+        }
+        let stats = result.map_err(|e| os_error(e.kind(), e.to_string()))?;
+        let Some(file) = stats.first() else {
+            return Err(PyRuntimeError::new_err(
+                "the pipeline returned no statistics",
+            ));
+        };
+        let json = serde_json::to_string(file)
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot convert statistics: {e}")))?;
+        let dict = py.import("json")?.call_method1("loads", (json,))?;
+        self.stats = Some(dict.unbind());
+        let category = py.get_type::<WarcWarning>();
+        for problem in &file.problems {
+            let message = CString::new(problem.replace('\0', "\\0"))
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            PyErr::warn(py, &category, &message, 1)?;
+        }
+        match &file.error {
+            Some(error) => Err(PyOSError::new_err(error.clone())),
+            None => Ok(()),
+        }
+    }
+}
+
+#[pymethods]
+impl WarcReader {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Page>> {
+        loop {
+            let Some(pages) = &self.pages else {
+                return Ok(None);
+            };
+            // Wait with the GIL released, waking to let Ctrl-C through.
+            let message = py.detach(|| pages.recv_timeout(Duration::from_millis(100)));
+            match message {
+                Ok(Message::Page(page)) => return Ok(Some(*page)),
+                Ok(Message::Done(result)) => {
+                    self.pages = None;
+                    self.finish(py, result)?;
+                    return Ok(None);
+                }
+                Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.pages = None;
+                    self.thread = None;
+                    return Err(PyRuntimeError::new_err(
+                        "the extraction thread ended without a result",
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Per-input statistics once every page was taken, as `dana extract
+    /// --stats` writes them: `file`, `bytes`, `read`, `extracted`, `skipped`
+    /// and `failed` (counts by reason), `problems`, `error`, `output`.
+    /// `None` before the end.
+    #[getter]
+    fn stats(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.stats.as_ref().map(|s| s.clone_ref(py))
+    }
+
+    /// Stops reading and waits for the threads to end. Iterating afterwards
+    /// yields nothing.
+    fn close(&mut self, py: Python<'_>) {
+        self.stop(py);
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_args))]
+    fn __exit__(&mut self, py: Python<'_>, _args: &Bound<'_, pyo3::types::PyTuple>) {
+        self.stop(py);
+    }
+}
+
+impl Drop for WarcReader {
+    fn drop(&mut self) {
+        if self.thread.is_some() {
+            Python::attach(|py| self.stop(py));
+        }
+    }
+}
+
+/// Iterates the extracted pages of a WARC file (`.warc` or `.warc.gz`) with
+/// the pipeline of `dana extract`: `threads` workers (all cores when None),
+/// at most 4 records per worker in flight, each at most `max_record_bytes`
+/// (larger records are skipped and counted as `too_large`).
+///
+/// `source` is a path (`str` or `os.PathLike`; `"-"` is stdin) or a binary
+/// file-like object with `read(n)`; a file-like object's `name`, when it is
+/// a `str`, names the input (else `"-"`). Each item is a `dana.Page`.
+/// A path that cannot be opened raises `OSError` (`FileNotFoundError`, ...)
+/// here; an input that turns out not to be WARC raises `OSError` at the end
+/// of the iteration. Damaged records do not raise: they are counted in
+/// `stats` and each is reported as a `dana.WarcWarning`.
+#[pyfunction]
+#[pyo3(
+    signature = (source, *, algorithm="addanag-plus", threads=None, max_record_bytes=16 << 20),
+    text_signature = "(source, *, algorithm='addanag-plus', threads=None, max_record_bytes=16777216)"
+)]
+fn read_warc(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    algorithm: &str,
+    threads: Option<usize>,
+    max_record_bytes: u64,
+) -> PyResult<WarcReader> {
+    let algorithm = parse_algorithm(algorithm)?;
+    let workers = match threads {
+        Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let input = if source.hasattr(intern!(py, "read"))? {
+        let name = source
+            .getattr(intern!(py, "name"))
+            .ok()
+            .and_then(|n| n.extract::<String>().ok())
+            .unwrap_or_else(|| "-".into());
+        Input::stream(
+            name,
+            PyReader {
+                source: source.clone().unbind(),
+            },
+        )
+    } else {
+        let path: PathBuf = source.extract().map_err(|_| {
+            PyTypeError::new_err(
+                "source must be a path (str or os.PathLike) or a binary file-like object with read()",
+            )
+        })?;
+        // Open it now so that a missing or unreadable file raises here, with
+        // the message `dana extract` prints (stdin is not opened twice).
+        if path.as_os_str() != "-" {
+            let opened = py.detach(|| RustWarcReader::open(&path, max_record_bytes).map(drop));
+            if let Err(e) = opened {
+                return Err(os_error(e.source.kind(), e.to_string()));
+            }
+        }
+        Input::Path(path)
+    };
+    let options = Options {
+        algorithm,
+        workers,
+        max_record_bytes,
+        // Rows, not serialised pages: each becomes a `Page` without a round trip.
+        formatter: Formatter::new(Format::Parquet, Compression::None),
+        split_min_bytes: Split::new(1).min_file_bytes,
+    };
+    let (tx, rx) = bounded(PAGES_AHEAD);
+    let progress = Arc::new(Progress::default());
+    let shared = Arc::clone(&progress);
+    let thread = std::thread::Builder::new()
+        .name("dana-read-warc".into())
+        .spawn(move || {
+            let mut sink = ChannelSink { pages: tx.clone() };
+            let result = pipeline::run_inputs(&[input], &options, &mut sink, &shared, &mut || {});
+            let _ = tx.send(Message::Done(result));
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the extraction thread: {e}")))?;
+    Ok(WarcReader {
+        pages: Some(rx),
+        thread: Some(thread),
+        progress,
+        stats: None,
+    })
+}
+
+/// Main-text extraction from HTML pages and WARC archives (dana, in Rust).
+/// Writes pages to a Parquet file with the columns of `dana extract --format parquet`.
+///
+/// `pages` is any iterable of :class:`Page` (a :func:`read_warc` reader, a
+/// list, a generator that filters them). Row groups are written as they
+/// fill, so memory stays bounded however many pages there are. Returns the
+/// number of rows written; the file is complete only when this returns.
+#[pyfunction]
+fn write_parquet(pages: &Bound<'_, PyAny>, path: PathBuf) -> PyResult<u64> {
+    let io_err = |e: dana::output::parquet::ParquetError| {
+        PyOSError::new_err(format!("cannot write Parquet file {}: {e}", path.display()))
+    };
+    let mut writer = dana::output::parquet::ParquetWriter::create(&path).map_err(io_err)?;
+    for page in pages.try_iter()? {
+        let page = page?;
+        let page = page.cast::<Page>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "write_parquet takes dana.Page objects, got {}",
+                page.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ))
+        })?;
+        writer.push(page.get().to_row()).map_err(io_err)?;
+    }
+    let rows = writer.rows();
+    writer.finish().map_err(io_err)?;
+    Ok(rows)
+}
+
+#[pymodule]
+fn _dana(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_function(wrap_pyfunction!(extract, m)?)?;
+    m.add_function(wrap_pyfunction!(read_warc, m)?)?;
+    m.add_function(wrap_pyfunction!(write_parquet, m)?)?;
+    m.add_class::<Extraction>()?;
+    m.add_class::<Page>()?;
+    m.add_class::<WarcReader>()?;
+    m.add("WarcWarning", py.get_type::<WarcWarning>())?;
+    let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+    m.add("ALGORITHMS", pyo3::types::PyTuple::new(py, names)?)?;
+    m.add("DEFAULT_ALGORITHM", Algorithm::DEFAULT.name())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

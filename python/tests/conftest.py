@@ -1,0 +1,46 @@
+"""Shared fixtures: the dana binary built by cargo and the real data in ../shared."""
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = REPO.parent / "shared"
+
+
+def dana_binary() -> Path:
+    """The CLI to compare with: $DANA_BIN, else target/release/dana, else target/debug/dana."""
+    if os.environ.get("DANA_BIN"):
+        return Path(os.environ["DANA_BIN"])
+    for profile in ("release", "debug"):
+        candidate = REPO / "target" / profile / "dana"
+        if candidate.exists():
+            return candidate
+    raise RuntimeError(
+        "no dana binary: run `cargo build --release` or set DANA_BIN to the binary"
+    )
+
+
+@pytest.fixture(scope="session")
+def dana_bin() -> Path:
+    path = dana_binary()
+    assert path.exists(), f"DANA_BIN={path} does not exist"
+    return path
+
+
+@pytest.fixture(scope="session")
+def shared() -> Path:
+    assert SHARED.is_dir(), f"{SHARED} is missing: the tests read real data from ../shared"
+    return SHARED
+
+
+@pytest.fixture(scope="session")
+def run_cli(dana_bin):
+    """Runs the dana CLI with arguments; returns the completed process."""
+
+    def run(*args) -> subprocess.CompletedProcess:
+        return subprocess.run([str(dana_bin), *map(str, args)], capture_output=True, check=False)
+
+    return run
