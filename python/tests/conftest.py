@@ -44,3 +44,21 @@ def run_cli(dana_bin):
         return subprocess.run([str(dana_bin), *map(str, args)], capture_output=True, check=False)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def cli_rows(run_cli):
+    """The JSONL rows `dana extract --quiet ARGS` prints."""
+    import json
+
+    def rows(*args) -> list:
+        out = run_cli("extract", "--quiet", *args)
+        return [json.loads(line) for line in out.stdout.decode().splitlines() if line.strip()]
+
+    return rows
+
+
+@pytest.fixture(scope="session")
+def shared_warcs(shared) -> list:
+    """Every file of ../shared/warc but its SOURCE.md and inventory.json."""
+    return sorted(p for p in (shared / "warc").iterdir() if ".warc" in p.name)
