@@ -179,13 +179,13 @@ fn a_record_cut_short_does_not_hide_the_next_one() {
     );
 }
 
-/// Where the cut record's claimed end falls must not matter: any length of
-/// the surviving part gives the same four records and one problem.
+/// Where the cut falls must not matter, in the header or the block: any
+/// length of the surviving part gives the same three records and one problem.
 #[test]
 fn every_cut_point_recovers_every_following_record() {
     let pages: Vec<Vec<u8>> = (1..=4).map(page).collect();
-    let header_len = head(2, 0).len() + 2; // a header with a longer Content-Length
-    for keep in (header_len..pages[1].len() - 4).step_by(7) {
+    // Cut in the version line, in a header line, in the blank line, in the block.
+    for keep in (1..pages[1].len() - 4).step_by(3) {
         let cut = &pages[1][..keep];
         let plain = [&pages[0][..], cut, &pages[2], &pages[3]].concat();
         let seen = read_everywhere(&plain, "cut.warc", 1 << 20);

@@ -453,6 +453,9 @@ fn parse_head(data: &[u8]) -> Head {
     } else {
         version_nl
     };
+    if ends_in_version(data.get(..version_end).unwrap_or_default(), 1) {
+        return cut_header();
+    }
     // The blank line ends the header: "\n\n" or "\n\r\n" after the version line.
     let mut search = version_nl;
     let (headers_end, block_start) = loop {
@@ -471,6 +474,9 @@ fn parse_head(data: &[u8]) -> Head {
         let line = window.get(line_start..line_end).unwrap_or_default();
         if line.is_empty() || line == b"\r" {
             break (line_start, line_end + 1);
+        }
+        if ends_in_version(line, 0) {
+            return cut_header();
         }
         search = line_end;
     };
@@ -494,6 +500,31 @@ fn parse_head(data: &[u8]) -> Head {
             format!("unreadable Content-Length {raw:?}"),
         ),
     }
+}
+
+/// Whether a header line (from byte `from` on) ends with a version line's
+/// `WARC/1.0`: the writer stopped inside this header and another record's
+/// version line follows (a header value never ends like that).
+fn ends_in_version(line: &[u8], from: usize) -> bool {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if !line.last().is_some_and(u8::is_ascii_digit) {
+        return false;
+    }
+    let Some(i) = line.get(from..).and_then(|l| memmem::rfind(l, b"WARC/")) else {
+        return false;
+    };
+    let version = line.get(from + i..).unwrap_or_default();
+    version_prefix(version) == Some(true)
+        && version
+            .get(7..)
+            .is_some_and(|minor| minor.iter().all(u8::is_ascii_digit))
+}
+
+fn cut_header() -> Head {
+    Head::Invalid(
+        ProblemKind::Truncated,
+        "the header is cut short: another record's version line starts inside it".into(),
+    )
 }
 
 fn too_long() -> Head {
