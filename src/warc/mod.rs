@@ -1165,16 +1165,21 @@ impl Buffered {
                     self.drop_bytes(block_start, drop);
                 }
             }
-            let want =
-                (remaining - (self.buf.len() - block_start) as u64).clamp(1, FILL_CHUNK as u64);
+            // The buffer may hold bytes past the block (a candidate whose
+            // header runs on past it).
+            let want = remaining
+                .saturating_sub((self.buf.len() - block_start) as u64)
+                .clamp(1, FILL_CHUNK as u64);
             match self.more(want as usize) {
                 Ok(true) => {}
-                Ok(false) if !self.eof => {}
                 Ok(false) => {
-                    if matches!(
-                        find_record(&self.buf, block_start, self.buf.len(), true),
-                        Found::At(_)
-                    ) {
+                    let have = (self.buf.len() - block_start) as u64;
+                    if have >= remaining
+                        || matches!(
+                            find_record(&self.buf, block_start, self.buf.len(), true),
+                            Found::At(_)
+                        )
+                    {
                         continue;
                     }
                     let outcome = self.problem(
