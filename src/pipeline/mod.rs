@@ -64,6 +64,12 @@ pub struct FileStats {
 }
 
 impl FileStats {
+    /// Keeps `message` for the report if fewer than the kept maximum are.
+    fn note(&mut self, message: String) {
+        if self.problems.len() < MAX_PROBLEMS_KEPT {
+            self.problems.push(message);
+        }
+    }
     fn fail(&mut self, reason: &'static str) {
         self.read += 1;
         *self.failed.entry(reason).or_default() += 1;
@@ -156,6 +162,8 @@ const STREAM_BUFFER: usize = 256 << 10;
 enum Outcome {
     Page(Rendered),
     Skipped(&'static str),
+    /// Skipped, and the user should hear why (file, offset, record number).
+    SkippedWarn(&'static str, String),
     Failed(&'static str),
 }
 
@@ -308,6 +316,9 @@ fn collect(
                     let mut stats = *stats;
                     // Worker outcomes may have been counted before the reader's.
                     merge(&mut stats, &state.stats);
+                    for warning in state.stats.problems.drain(..) {
+                        stats.note(warning);
+                    }
                     state.stats = stats;
                     state.sent = Some(sent);
                 }
@@ -333,6 +344,10 @@ fn collect(
                         state.stats.read += 1;
                     }
                     Outcome::Skipped(reason) => state.stats.skip(reason),
+                    Outcome::SkippedWarn(reason, warning) => {
+                        state.stats.skip(reason);
+                        state.stats.note(warning);
+                    }
                     Outcome::Failed(reason) => state.stats.fail(reason),
                 }
                 let _ = tokens.send(());
@@ -415,6 +430,7 @@ impl ReaderThread<'_> {
             }
         };
         let filename = input.file_name();
+        let input: Arc<str> = reader.name().into();
         let mut seq = 0;
         let mut records_ok = 0;
         let mut not_warc = None;
@@ -436,20 +452,32 @@ impl ReaderThread<'_> {
                         // The rest of the input is unread: not a complete output.
                         stats.error = Some(problem.to_string());
                     }
-                    if stats.problems.len() < MAX_PROBLEMS_KEPT {
-                        stats.problems.push(problem.to_string());
-                    }
+                    stats.note(problem.to_string());
                 }
                 Ok(record) => {
                     records_ok += 1;
                     match work::Job::candidate(&record) {
-                        Err(reason) => stats.skip(reason),
+                        Err(reason) => {
+                            stats.skip(reason);
+                            if reason == work::TOO_LARGE {
+                                stats.note(format!(
+                                    "{}: record {} at byte offset {} ({}): its block of {} bytes is over --max-record-bytes {}; skipped",
+                                    input,
+                                    record.number,
+                                    record.offset,
+                                    record.headers.target_uri().unwrap_or_default(),
+                                    record.content_length,
+                                    self.max_record_bytes
+                                ));
+                            }
+                        }
                         Ok(kind) => {
                             if self.tokens.recv().is_err() {
                                 return (None, stats);
                             }
                             let block = self.pool.try_recv().unwrap_or_default();
-                            let job = work::Job::new(file, seq, kind, &record, &filename, block);
+                            let job =
+                                work::Job::new(file, seq, kind, &record, &filename, &input, block);
                             if self.jobs.send(job).is_err() {
                                 return (None, stats);
                             }

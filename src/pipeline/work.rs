@@ -8,6 +8,9 @@ use crate::Extractor;
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::Arc;
 
+/// The skip reason of a record or payload over `--max-record-bytes`.
+pub(super) const TOO_LARGE: &str = "too_large";
+
 /// Which WARC record types can hold a page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -30,6 +33,10 @@ pub(super) struct Job {
     /// The WARC `Content-Type` (what a `resource` block is).
     warc_content_type: Option<String>,
     filename: Arc<str>,
+    /// The input as named on the command line (for warnings).
+    input: Arc<str>,
+    /// The record's number in its input.
+    number: u64,
     offset: u64,
     length: Option<u64>,
     block: Vec<u8>,
@@ -58,18 +65,20 @@ impl Job {
         // Documented choice: a record over the cap is skipped, not truncated;
         // a cut page would yield text that looks complete but is not.
         if record.oversized() {
-            return Err("too_large");
+            return Err(TOO_LARGE);
         }
         Ok(kind)
     }
 
     /// Copies `record` into a job, reusing `block`'s allocation.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         file: usize,
         seq: u64,
         kind: Kind,
         record: &Record<'_>,
         filename: &Arc<str>,
+        input: &Arc<str>,
         mut block: Vec<u8>,
     ) -> Job {
         block.clear();
@@ -85,6 +94,8 @@ impl Job {
             truncated: h.get("WARC-Truncated").map(|t| t.into_owned()),
             warc_content_type: h.content_type().map(|c| c.into_owned()),
             filename: Arc::clone(filename),
+            input: Arc::clone(input),
+            number: record.number,
             offset: record.offset,
             length: record.length,
             block,
@@ -146,6 +157,22 @@ impl Worker {
                     return Outcome::Skipped("http_status");
                 }
                 let payload = self.decoder.decode(&head, self.max_record_bytes);
+                // Documented choice, as for blocks: a body that decodes past
+                // the cap is skipped, not cut.
+                if payload.capped {
+                    return Outcome::SkippedWarn(
+                        TOO_LARGE,
+                        format!(
+                            "{}: record {} at byte offset {} ({}): its HTTP body decodes ({}) to more than --max-record-bytes {}; skipped",
+                            job.input,
+                            job.number,
+                            job.offset,
+                            job.url,
+                            head.content_encoding.unwrap_or_default(),
+                            self.max_record_bytes
+                        ),
+                    );
+                }
                 (Some(head.status), head.content_type, payload.bytes)
             }
             Kind::Resource => (None, job.warc_content_type.as_deref(), &job.block[..]),

@@ -1,16 +1,163 @@
 //! Member-by-member gzip inflation for the buffered engine.
 
-use super::{FillError, Mark, ProblemKind, Source};
+use super::{FillError, MapBytes, Mark, ProblemKind, Source};
 use flate2::{Decompress, FlushDecompress, Status};
-use std::io::BufRead;
+use std::io::{BufRead, Read};
+
+/// Compressed bytes of one member a stream keeps so that, when the member
+/// turns out corrupt or cut short, the search for the next member can
+/// start inside it (a member cut short by a crash is followed by the
+/// members appended after it). Longer members are not searched.
+const KEEP_LIMIT: usize = 16 << 20;
+
+/// Input a [`GzSource`] reads: it can look a few bytes ahead and go back
+/// to the start of the member being inflated.
+pub(super) trait Input: BufRead {
+    /// At least `n` bytes from the current position, unless the input ends
+    /// sooner (a plain `fill_buf` may return fewer, splitting a gzip magic).
+    fn peek(&mut self, n: usize) -> std::io::Result<&[u8]>;
+    /// The bytes from here on must stay available to [`Input::rewind_to`].
+    fn mark(&mut self);
+    /// Goes back to input offset `offset` (at or after the last mark);
+    /// false when those bytes are no longer held.
+    fn rewind_to(&mut self, offset: u64) -> bool;
+}
+
+impl Input for MapBytes {
+    fn peek(&mut self, _: usize) -> std::io::Result<&[u8]> {
+        self.fill_buf()
+    }
+    fn mark(&mut self) {}
+    fn rewind_to(&mut self, offset: u64) -> bool {
+        match usize::try_from(offset) {
+            Ok(offset) if offset <= self.0.len() => {
+                self.1 = offset;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A stream that keeps what it read since the last mark (up to
+/// [`KEEP_LIMIT`] bytes), so it can be read again.
+pub(super) struct Rewind<R> {
+    inner: R,
+    /// Bytes read since the mark (or looked ahead at); `kept[at..]` is
+    /// read before the inner stream.
+    kept: Vec<u8>,
+    at: usize,
+    /// Input offset of `kept[0]`.
+    base: u64,
+    marked: bool,
+}
+
+impl<R: BufRead> Rewind<R> {
+    pub(super) fn new(inner: R) -> Self {
+        Rewind {
+            inner,
+            kept: Vec::new(),
+            at: 0,
+            base: 0,
+            marked: false,
+        }
+    }
+
+    /// Forgets the bytes before the current position.
+    fn forget(&mut self) {
+        self.kept.drain(..self.at);
+        self.base += self.at as u64;
+        self.at = 0;
+    }
+}
+
+impl<R: BufRead> Read for Rewind<R> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.fill_buf()?.read(out)?;
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Rewind<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.at < self.kept.len() {
+            return Ok(self.kept.get(self.at..).unwrap_or_default());
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        if self.at < self.kept.len() {
+            self.at = (self.at + n).min(self.kept.len());
+            if !self.marked && self.at == self.kept.len() {
+                self.forget();
+            }
+            return;
+        }
+        if self.marked {
+            // The bytes just returned by `fill_buf`, still in the inner buffer.
+            if let Ok(chunk) = self.inner.fill_buf() {
+                self.kept.extend_from_slice(chunk.get(..n).unwrap_or(chunk));
+            }
+            self.at = self.kept.len();
+            if self.kept.len() > KEEP_LIMIT {
+                self.forget();
+                self.marked = false;
+            }
+        } else {
+            self.base += n as u64;
+        }
+        self.inner.consume(n);
+    }
+}
+
+impl<R: BufRead> Input for Rewind<R> {
+    fn peek(&mut self, n: usize) -> std::io::Result<&[u8]> {
+        if !self.marked {
+            self.forget();
+        }
+        while self.kept.len() - self.at < n {
+            let chunk = self.inner.fill_buf()?;
+            if chunk.is_empty() {
+                break;
+            }
+            let len = chunk.len();
+            self.kept.extend_from_slice(chunk);
+            self.inner.consume(len);
+        }
+        if self.at < self.kept.len() {
+            Ok(self.kept.get(self.at..).unwrap_or_default())
+        } else {
+            self.inner.fill_buf()
+        }
+    }
+
+    fn mark(&mut self) {
+        self.forget();
+        self.marked = true;
+    }
+
+    fn rewind_to(&mut self, offset: u64) -> bool {
+        match offset.checked_sub(self.base) {
+            Some(back) if self.marked && back <= self.kept.len() as u64 => {
+                self.at = back as usize;
+                true
+            }
+            _ => false,
+        }
+    }
+}
 
 /// Output space reserved per inflate call.
 const INFLATE_STEP: usize = 64 << 10;
 
 /// Inflates one gzip member at a time from `input` into the caller's buffer,
 /// never across a member end, so every member start is a known input offset.
-/// zlib checks each member's header and CRC; after a corrupt member the source
-/// skips to the next gzip magic whose member inflates.
+/// zlib checks each member's header and CRC; after a corrupt or cut member
+/// the source searches for the next gzip magic whose member inflates,
+/// starting one byte into the bad member (a member cut short by a crash is
+/// followed directly by the next one, which its inflate ran into).
 pub(super) struct GzSource<R> {
     input: R,
     inflater: Decompress,
@@ -27,7 +174,7 @@ pub(super) struct GzSource<R> {
     limit: u64,
 }
 
-impl<R: BufRead> GzSource<R> {
+impl<R: Input> GzSource<R> {
     pub(super) fn new(input: R) -> Self {
         Self::part(input, 0, u64::MAX, false)
     }
@@ -57,20 +204,35 @@ impl<R: BufRead> GzSource<R> {
         self.resyncing
     }
 
+    /// Goes back to one byte past the start `at` of a bad member (or, when
+    /// those bytes are gone, stays where inflating stopped) and consumes
+    /// input up to the next gzip magic; `Ok(false)` at end of input.
+    fn restart_after(&mut self, at: u64) -> Result<bool, FillError> {
+        if self.input.rewind_to(at + 1) {
+            self.position = at + 1;
+        } else if self.position == at {
+            self.input.consume(1);
+            self.position += 1;
+        }
+        self.skip_to_magic()
+    }
+
     /// Consumes input up to the next gzip magic; `Ok(false)` at end of input.
-    /// A magic split across two reads of a stream is missed (one more member lost).
     fn skip_to_magic(&mut self) -> Result<bool, FillError> {
+        const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
         loop {
             let position = self.position;
             let chunk = self
                 .input
-                .fill_buf()
+                .peek(MAGIC.len())
                 .map_err(|e| FillError::io(position, e))?;
             if chunk.is_empty() {
                 return Ok(false);
             }
-            let (skip, found) = match memchr::memmem::find(chunk, &[0x1f, 0x8b, 0x08]) {
+            let (skip, found) = match memchr::memmem::find(chunk, &MAGIC) {
                 Some(i) => (i, true),
+                // Keep the last bytes: a magic may start there.
+                None if chunk.len() >= MAGIC.len() => (chunk.len() + 1 - MAGIC.len(), false),
                 None => (chunk.len(), false),
             };
             self.input.consume(skip);
@@ -82,7 +244,7 @@ impl<R: BufRead> GzSource<R> {
     }
 }
 
-impl<R: BufRead> Source for GzSource<R> {
+impl<R: Input> Source for GzSource<R> {
     fn fill(
         &mut self,
         buf: &mut Vec<u8>,
@@ -96,10 +258,7 @@ impl<R: BufRead> Source for GzSource<R> {
                     return Ok(false);
                 }
                 let position = self.position;
-                let chunk = self
-                    .input
-                    .fill_buf()
-                    .map_err(|e| FillError::io(position, e))?;
+                let chunk = self.input.peek(2).map_err(|e| FillError::io(position, e))?;
                 if chunk.is_empty() {
                     return Ok(false);
                 }
@@ -128,6 +287,7 @@ impl<R: BufRead> Source for GzSource<R> {
                     continue;
                 }
                 self.inflater.reset(true);
+                self.input.mark();
                 self.in_member = true;
                 self.member_start = self.position;
                 self.member_buf_start = buf.len();
@@ -145,13 +305,28 @@ impl<R: BufRead> Source for GzSource<R> {
             if chunk.is_empty() {
                 self.in_member = false;
                 buf.truncate(self.member_buf_start);
+                marks.retain(|m| m.pos < self.member_buf_start || m.offset < self.member_start);
+                let reported = self.resyncing;
+                self.resyncing = true;
+                let at = self.member_start;
+                let found = self.restart_after(at)?;
+                if reported && found {
+                    continue;
+                }
+                if reported {
+                    return Ok(false);
+                }
                 return Err(FillError {
-                    offset: self.member_start,
+                    offset: at,
                     kind: ProblemKind::Truncated,
-                    detail: format!(
-                        "the input ends inside the gzip member that starts at offset {}",
-                        self.member_start
-                    ),
+                    detail: if found {
+                        format!(
+                            "the gzip member is cut short; resumed at the next member, offset {}",
+                            self.position
+                        )
+                    } else {
+                        "the input ends inside this gzip member".to_string()
+                    },
                 });
             }
             buf.reserve(INFLATE_STEP.min(target.saturating_sub(buf.len()).max(4096)));
@@ -180,20 +355,19 @@ impl<R: BufRead> Source for GzSource<R> {
                     let reported = self.resyncing;
                     self.resyncing = true;
                     let at = self.member_start;
-                    // Start the search one byte past this member's magic.
-                    if self.position == at {
-                        self.input.consume(1);
-                        self.position += 1;
-                    }
-                    self.skip_to_magic()?;
+                    let found = self.restart_after(at)?;
                     if !reported {
                         return Err(FillError {
                             offset: at,
                             kind: ProblemKind::CorruptGzip,
-                            detail: format!(
-                                "corrupt gzip member ({e}); resumed at the next member, offset {}",
-                                self.position
-                            ),
+                            detail: if found {
+                                format!(
+                                    "corrupt gzip member ({e}); resumed at the next member, offset {}",
+                                    self.position
+                                )
+                            } else {
+                                format!("corrupt gzip member ({e}); no member follows")
+                            },
                         });
                     }
                 }

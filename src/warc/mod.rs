@@ -17,10 +17,24 @@
 //! corrupt member ends the file), and only accepts CRLF header lines. It is
 //! used as an independent oracle in the tests.
 //!
-//! Damage is survived: after a wrong `Content-Length`, a corrupt gzip member
-//! or junk, the reader reports a [`Problem`] (file, offset, record number)
-//! and resynchronises at the next line starting with `WARC/` (in the
-//! decompressed data) or the next gzip member.
+//! Damage is survived and never hides a record: after a wrong
+//! `Content-Length`, a record cut short, a corrupt or cut gzip member or
+//! junk, the reader reports one [`Problem`] (file, offset, record number)
+//! for the damaged stretch and resumes at the next record, wherever it
+//! starts: `WARC/1.` or `WARC/0.` anywhere (a record appended after a cut
+//! one starts mid-line) followed by a complete header, searched from just
+//! after the damaged record's header, not from its claimed end; and for
+//! gzip the next member that inflates, searched from one byte into the bad
+//! member. A record is accepted when its block ends at a record boundary;
+//! when the boundary is only approximate (stray bytes, or junk after the
+//! trailer) its block must not hold a record start. In a `.warc.gz`, a
+//! record's block never runs into a later gzip member that starts a record
+//! (one member per record: a member end is a record end), and a block over
+//! the cap is skipped unbuffered but searched for a record start, so a
+//! `Content-Length` that lies cannot swallow the records after it.
+//! Limit: a record cut short whose claimed length happens to end exactly
+//! at a later record's boundary in an uncompressed file is indistinguishable
+//! from a record holding WARC data, and is read as one record.
 
 mod gz;
 mod headers;
@@ -31,6 +45,7 @@ pub use split::Split;
 
 use gz::GzSource;
 use memchr::memmem;
+use std::collections::VecDeque;
 use std::fmt;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -248,7 +263,7 @@ impl WarcReader {
         let start = input.fill_buf()?;
         let gzip = start.starts_with(&GZIP_MAGIC) || start == [GZIP_MAGIC[0]];
         let source: Box<dyn Source + Send> = if gzip {
-            Box::new(GzSource::new(input))
+            Box::new(GzSource::new(gz::Rewind::new(input)))
         } else {
             Box::new(PlainSource { input, position: 0 })
         };
@@ -435,31 +450,6 @@ impl Layout {
     }
 }
 
-/// A block that runs past the end of the data: either the input was cut, or
-/// its `Content-Length` is too large and the next record starts inside the
-/// claimed block. Returns where to resume (if a record follows) and the problem.
-fn overlong_block(
-    data: &[u8],
-    block_start: usize,
-    content_length: u64,
-) -> (Option<usize>, ProblemKind, String) {
-    match next_warc_line(data, block_start.saturating_sub(1)) {
-        Some(next) => (
-            Some(next),
-            ProblemKind::BadContentLength,
-            format!("Content-Length {content_length} runs past the end of the input; resumed at the next record"),
-        ),
-        None => (
-            None,
-            ProblemKind::Truncated,
-            format!(
-                "the input ends {} bytes into a block of {content_length} bytes",
-                data.len().saturating_sub(block_start)
-            ),
-        ),
-    }
-}
-
 /// Result of looking at the bytes where a record should start.
 enum Head {
     /// A complete header: everything up to the block is known.
@@ -494,6 +484,9 @@ fn parse_head(data: &[u8]) -> Head {
     } else {
         version_nl
     };
+    if ends_in_version(data.get(..version_end).unwrap_or_default(), 1) {
+        return cut_header();
+    }
     // The blank line ends the header: "\n\n" or "\n\r\n" after the version line.
     let mut search = version_nl;
     let (headers_end, block_start) = loop {
@@ -512,6 +505,9 @@ fn parse_head(data: &[u8]) -> Head {
         let line = window.get(line_start..line_end).unwrap_or_default();
         if line.is_empty() || line == b"\r" {
             break (line_start, line_end + 1);
+        }
+        if ends_in_version(line, 0) {
+            return cut_header();
         }
         search = line_end;
     };
@@ -537,6 +533,31 @@ fn parse_head(data: &[u8]) -> Head {
     }
 }
 
+/// Whether a header line (from byte `from` on) ends with a version line's
+/// `WARC/1.0`: the writer stopped inside this header and another record's
+/// version line follows (a header value never ends like that).
+fn ends_in_version(line: &[u8], from: usize) -> bool {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if !line.last().is_some_and(u8::is_ascii_digit) {
+        return false;
+    }
+    let Some(i) = line.get(from..).and_then(|l| memmem::rfind(l, b"WARC/")) else {
+        return false;
+    };
+    let version = line.get(from + i..).unwrap_or_default();
+    version_prefix(version) == Some(true)
+        && version
+            .get(7..)
+            .is_some_and(|minor| minor.iter().all(u8::is_ascii_digit))
+}
+
+fn cut_header() -> Head {
+    Head::Invalid(
+        ProblemKind::Truncated,
+        "the header is cut short: another record's version line starts inside it".into(),
+    )
+}
+
 fn too_long() -> Head {
     Head::Invalid(
         ProblemKind::NotWarc,
@@ -551,38 +572,124 @@ fn line_endings(data: &[u8]) -> usize {
         .count()
 }
 
-/// Position of the next line that starts with `WARC/` strictly after `from`.
-fn next_warc_line(data: &[u8], from: usize) -> Option<usize> {
-    let rest = data.get(from..)?;
-    memmem::find(rest, b"\nWARC/").map(|i| from + i + 1)
+/// Largest header a record found by searching may have: real WARC headers
+/// are a few KiB; the bound keeps a search through junk linear.
+const SEARCH_HEADER_BYTES: usize = 64 << 10;
+
+/// Whether `data` starts with a version line's `WARC/1.` or `WARC/0.`;
+/// `None`: too few bytes to tell.
+fn version_prefix(data: &[u8]) -> Option<bool> {
+    const V1: &[u8] = b"WARC/1.";
+    const V0: &[u8] = b"WARC/0.";
+    match data.get(..V1.len()) {
+        Some(start) => Some(start == V1 || start == V0),
+        None if V1.starts_with(data) || V0.starts_with(data) => None,
+        None => Some(false),
+    }
+}
+
+/// Where a search for the next record stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Found {
+    /// A record starts here.
+    At(usize),
+    /// A candidate starts here whose header runs past the data: more bytes decide.
+    Undecided(usize),
+    None,
+}
+
+/// The first record that starts in `from..until`: `WARC/1.` or `WARC/0.`
+/// anywhere (not only at a line start: a record appended right after a cut
+/// one starts mid-line) followed by a complete header with a
+/// `Content-Length`, so a `WARC/1.0` quoted in a page is not taken for a
+/// record. `at_end`: no more bytes will follow `data`, so a candidate whose
+/// header runs past its end is junk.
+fn find_record(data: &[u8], from: usize, until: usize, at_end: bool) -> Found {
+    let until = until.min(data.len());
+    let Some(hay) = data.get(from..until.saturating_add(4).min(data.len())) else {
+        return Found::None;
+    };
+    for i in memmem::find_iter(hay, b"WARC/") {
+        let at = from + i;
+        if at >= until {
+            break;
+        }
+        let candidate = data.get(at..).unwrap_or_default();
+        match version_prefix(candidate) {
+            Some(true) => {}
+            Some(false) => continue,
+            None if at_end => continue,
+            None => return Found::Undecided(at),
+        }
+        let window = candidate.get(..SEARCH_HEADER_BYTES).unwrap_or(candidate);
+        match parse_head(window) {
+            Head::Complete(_) => return Found::At(at),
+            Head::NeedMore if !at_end && window.len() < SEARCH_HEADER_BYTES => {
+                return Found::Undecided(at)
+            }
+            Head::NeedMore | Head::Invalid(..) => {}
+        }
+    }
+    Found::None
 }
 
 /// Stray bytes tolerated between a block and the next record (writers that
 /// count `Content-Length` a little short; warcio accepts these files too).
 const TRAILER_SLACK: usize = 32;
 
-/// Where the record whose block ends at `block_end` ends: after its line
-/// endings at the next `WARC/` line or the end of the data. `Some(None)`: no
-/// record boundary near, the `Content-Length` is wrong; `None`: cannot tell
-/// until more bytes arrive (`at_end`: none will).
-fn record_end(data: &[u8], block_end: usize, at_end: bool) -> Option<Option<usize>> {
+/// How the bytes after a record's claimed block look.
+#[derive(Debug, PartialEq, Eq)]
+enum End {
+    /// Line endings, then the next `WARC/` line or the end of the data: the
+    /// record ends at `.0`.
+    Clean(usize),
+    /// A full trailer (two line ends) followed by something that is not a
+    /// record (junk, reported by the next read), or a few stray bytes before
+    /// the next `WARC/` line: the record ends at `.0` if its block holds no
+    /// record start (a record cut short whose claimed length ran on).
+    Suspect(usize),
+    /// No record boundary here: the `Content-Length` is wrong.
+    Bad,
+    /// Cannot tell until more bytes arrive.
+    NeedMore,
+}
+
+/// Where the record whose block ends at `block_end` ends (`at_end`: no
+/// more bytes will follow `data`).
+fn record_end(data: &[u8], block_end: usize, at_end: bool) -> End {
     let after = data.get(block_end..).unwrap_or_default();
     let skip = line_endings(after);
     let rest = after.get(skip..).unwrap_or_default();
     if rest.is_empty() {
-        return at_end.then_some(Some(data.len()));
+        return if at_end {
+            End::Clean(data.len())
+        } else {
+            End::NeedMore
+        };
     }
     if rest.starts_with(b"WARC/") {
-        return Some(Some(block_end + skip));
+        return End::Clean(block_end + skip);
     }
     if b"WARC/".starts_with(rest) && !at_end {
-        return None;
+        return End::NeedMore;
+    }
+    let trailer = after.get(..skip).unwrap_or_default();
+    if memchr::memchr_iter(b'\n', trailer).nth(1).is_some() {
+        return End::Suspect(block_end + skip);
     }
     let window = after.get(..TRAILER_SLACK + 6).unwrap_or(after);
     match memmem::find(window, b"\nWARC/") {
-        Some(i) => Some(Some(block_end + i + 1)),
-        None if window.len() < TRAILER_SLACK + 6 && !at_end => None,
-        None => Some(None),
+        Some(i) => End::Suspect(block_end + i + 1),
+        None if window.len() < TRAILER_SLACK + 6 && !at_end => End::NeedMore,
+        None => End::Bad,
+    }
+}
+
+/// The end of a problem's detail saying where reading resumed.
+fn resumed(skipped: u64, at: Option<u64>) -> String {
+    match at {
+        Some(at) => format!("skipped {skipped} bytes to the next record, at offset {at}"),
+        None => format!("skipped {skipped} bytes to the end of the input; no record follows"),
     }
 }
 
@@ -594,50 +701,80 @@ fn next_in_slice(data: &[u8], pos: &mut usize, max_record_bytes: u64) -> Outcome
         *pos = data.len();
         return Outcome::End;
     }
-    let resync = |pos: &mut usize| *pos = next_warc_line(data, start).unwrap_or(data.len());
+    // Resumes at the next record starting at or after `from`; says where.
+    let resync = |pos: &mut usize, from: usize| {
+        let next = match find_record(data, from, data.len(), true) {
+            Found::At(next) => Some(next),
+            Found::Undecided(_) | Found::None => None,
+        };
+        *pos = next.unwrap_or(data.len());
+        resumed((*pos - start) as u64, next.map(|n| n as u64))
+    };
+    let problem = |kind, detail| Outcome::Problem {
+        offset: start as u64,
+        kind,
+        detail,
+    };
     match parse_head(rest) {
         Head::NeedMore => {
             *pos = data.len();
-            Outcome::Problem {
-                offset: start as u64,
-                kind: ProblemKind::Truncated,
-                detail: "the file ends inside a WARC header".into(),
-            }
+            problem(
+                ProblemKind::Truncated,
+                "the file ends inside a WARC header".into(),
+            )
         }
         Head::Invalid(kind, detail) => {
-            resync(pos);
-            Outcome::Problem {
-                offset: start as u64,
-                kind,
-                detail,
-            }
+            let resumed = resync(pos, start + 1);
+            problem(kind, format!("{detail}; {resumed}"))
         }
         Head::Complete(layout) => {
             let content_length = layout.content_length;
             let block_start = start + layout.block_start;
-            if content_length > (data.len() - block_start) as u64 {
-                let (resume, kind, detail) = overlong_block(data, block_start, content_length);
-                *pos = resume.unwrap_or(data.len());
-                return Outcome::Problem {
-                    offset: start as u64,
-                    kind,
-                    detail,
-                };
+            let available = data.len() - block_start;
+            let claimed_end = usize::try_from(content_length).map_or(data.len(), |n| {
+                block_start.saturating_add(n).min(data.len())
+            });
+            let oversized = content_length > max_record_bytes;
+            // A record start inside a block too big to read, or inside a
+            // block whose end is no clean boundary: the Content-Length lies.
+            let bad = |pos: &mut usize, why: &str| {
+                let resumed = resync(pos, block_start);
+                problem(
+                    ProblemKind::BadContentLength,
+                    format!("Content-Length {content_length} {why}; {resumed}"),
+                )
+            };
+            if oversized {
+                if let Found::At(_) = find_record(data, block_start, claimed_end, true) {
+                    return bad(
+                        pos,
+                        "is over the cap and another record starts inside its block",
+                    );
+                }
             }
-            let block_end = block_start + content_length as usize;
-            let Some(Some(end)) = record_end(data, block_end, true) else {
-                resync(pos);
-                return Outcome::Problem {
-                    offset: start as u64,
-                    kind: ProblemKind::BadContentLength,
-                    detail: format!(
-                        "Content-Length {content_length} does not end at a record boundary; resumed at offset {}",
-                        *pos
+            if content_length > available as u64 {
+                if let Found::At(_) = find_record(data, block_start, data.len(), true) {
+                    return bad(pos, "runs past the end of the input");
+                }
+                *pos = data.len();
+                return problem(
+                    ProblemKind::Truncated,
+                    format!(
+                        "the input ends {available} bytes into a block of {content_length} bytes"
                     ),
-                };
+                );
+            }
+            let end = match record_end(data, claimed_end, true) {
+                End::Clean(end) => end,
+                End::Suspect(end) if oversized => end,
+                End::Suspect(end) => match find_record(data, block_start, claimed_end, true) {
+                    Found::At(_) => return bad(pos, "runs over the start of another record"),
+                    Found::Undecided(_) | Found::None => end,
+                },
+                End::Bad | End::NeedMore => return bad(pos, "does not end at a record boundary"),
             };
             *pos = end;
-            Outcome::Record(layout.span(start, content_length <= max_record_bytes, end))
+            Outcome::Record(layout.span(start, !oversized, end))
         }
     }
 }
@@ -764,6 +901,8 @@ struct Buffered {
     start: usize,
     marks: Vec<Mark>,
     eof: bool,
+    /// Problems met while handling another one, reported next.
+    pending: VecDeque<Outcome>,
 }
 
 impl Buffered {
@@ -774,6 +913,7 @@ impl Buffered {
             start: 0,
             marks: Vec::new(),
             eof: false,
+            pending: VecDeque::new(),
         }
     }
 
@@ -842,6 +982,9 @@ impl Buffered {
     }
 
     fn next(&mut self, max_record_bytes: u64) -> Outcome {
+        if let Some(problem) = self.pending.pop_front() {
+            return problem;
+        }
         self.compact();
         loop {
             let skip = line_endings(self.buf.get(self.start..).unwrap_or_default());
@@ -873,12 +1016,48 @@ impl Buffered {
                 },
                 Head::Invalid(kind, detail) => {
                     let at = self.start;
-                    let outcome = self.problem(at, kind, detail);
-                    self.resync(at);
-                    return outcome;
+                    let offset = self.offset_of(at).0;
+                    let resumed = self.resync(at, at + 1);
+                    return Outcome::Problem {
+                        offset,
+                        kind,
+                        detail: format!("{detail}; {resumed}"),
+                    };
                 }
                 Head::Complete(layout) => return self.finish_record(max_record_bytes, layout),
             }
+        }
+    }
+
+    /// The first gzip member starting inside `start + 1..until` (a record's
+    /// claimed extent) with a record start: in the one-record-per-member
+    /// layout a member end is a record end, so such a record's
+    /// `Content-Length` lies.
+    fn member_record_inside(&self, start: usize, until: usize) -> Option<usize> {
+        if self.source.linear() {
+            return None;
+        }
+        let until = until.min(self.buf.len());
+        self.marks
+            .iter()
+            .filter(|m| !m.inside && m.pos > start && m.pos < until)
+            .map(|m| m.pos)
+            .find(|&pos| {
+                let member = self.buf.get(pos..).unwrap_or_default();
+                version_prefix(member) == Some(true)
+                    && !matches!(parse_head(member), Head::Invalid(..))
+            })
+    }
+
+    /// Reports the record at `start` as having a wrong `Content-Length` and
+    /// resumes at the next record found from `from` on.
+    fn bad_length(&mut self, start: usize, from: usize, content_length: u64, why: &str) -> Outcome {
+        let offset = self.offset_of(start).0;
+        let resumed = self.resync(start, from);
+        Outcome::Problem {
+            offset,
+            kind: ProblemKind::BadContentLength,
+            detail: format!("Content-Length {content_length} {why}; {resumed}"),
         }
     }
 
@@ -889,41 +1068,47 @@ impl Buffered {
         let block_start = start + layout.block_start;
         let oversized = content_length > max_record_bytes;
         let block_end = if oversized {
-            // Skip the block without buffering it: drop its bytes as they arrive.
-            let mut remaining = content_length;
-            loop {
-                let have = (self.buf.len() - block_start) as u64;
-                if have >= remaining {
-                    self.drop_bytes(block_start, remaining as usize);
-                    break;
-                }
-                remaining -= have;
-                self.drop_bytes(block_start, have as usize);
-                match self.more(remaining.min(FILL_CHUNK as u64) as usize) {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        self.start = self.buf.len();
-                        return self.problem(
-                            start,
-                            ProblemKind::Truncated,
-                            format!("the input ends inside a block of {content_length} bytes"),
-                        );
-                    }
-                    Err(e) => return self.fill_failed(e),
-                }
+            match self.skip_block(layout) {
+                Ok(()) => block_start,
+                Err(outcome) => return outcome,
             }
-            block_start
         } else {
             let block_end =
                 block_start.saturating_add(usize::try_from(content_length).unwrap_or(usize::MAX));
-            while self.buf.len() < block_end {
+            loop {
+                if let Some(next) = self.member_record_inside(start, block_end) {
+                    return self.bad_length(
+                        start,
+                        next,
+                        content_length,
+                        "runs past the end of its gzip member into another record",
+                    );
+                }
+                if self.buf.len() >= block_end {
+                    break;
+                }
                 match self.more(block_end - self.buf.len()) {
                     Ok(true) => {}
                     Ok(false) => {
-                        let (resume, kind, detail) =
-                            overlong_block(&self.buf, block_start, content_length);
-                        let outcome = self.problem(start, kind, detail);
-                        self.start = resume.unwrap_or(self.buf.len());
+                        if let Found::At(_) =
+                            find_record(&self.buf, block_start, self.buf.len(), true)
+                        {
+                            return self.bad_length(
+                                start,
+                                block_start,
+                                content_length,
+                                "runs past the end of the input",
+                            );
+                        }
+                        let outcome = self.problem(
+                            start,
+                            ProblemKind::Truncated,
+                            format!(
+                                "the input ends {} bytes into a block of {content_length} bytes",
+                                self.buf.len() - block_start
+                            ),
+                        );
+                        self.start = self.buf.len();
                         return outcome;
                     }
                     Err(e) => return self.fill_failed(e),
@@ -932,26 +1117,40 @@ impl Buffered {
             block_end
         };
         // The trailer: line endings, then the next record, a member end, or the end.
+        let mut cut = false;
         let end = loop {
             let after = self.buf.get(block_end..).unwrap_or_default();
             let at_end = self.eof
-                || (self.source.at_boundary()
-                    && !after.is_empty()
-                    && line_endings(after) == after.len());
+                || cut
+                || (self.source.at_boundary() && line_endings(after) == after.len());
             match record_end(&self.buf, block_end, at_end) {
-                Some(Some(end)) => break end,
-                Some(None) => {
-                    let outcome = self.problem(
+                End::Clean(end) => break end,
+                End::Suspect(end) => match find_record(&self.buf, block_start, block_end, true) {
+                    Found::At(_) => {
+                        return self.bad_length(
+                            start,
+                            block_start,
+                            content_length,
+                            "runs over the start of another record",
+                        )
+                    }
+                    Found::Undecided(_) | Found::None => break end,
+                },
+                End::Bad => {
+                    return self.bad_length(
                         start,
-                        ProblemKind::BadContentLength,
-                        format!("Content-Length {content_length} does not end at a record boundary; resumed at the next record"),
-                    );
-                    self.resync(start);
-                    return outcome;
+                        block_start,
+                        content_length,
+                        "does not end at a record boundary",
+                    )
                 }
-                None => {
+                End::NeedMore => {
                     if let Err(e) = self.more(FILL_CHUNK) {
-                        return self.fill_failed(e);
+                        // The input breaks off here: judge the record by
+                        // what arrived, report the break next.
+                        let problem = self.fill_problem(e);
+                        self.pending.push_back(problem);
+                        cut = true;
                     }
                 }
             }
@@ -960,8 +1159,78 @@ impl Buffered {
         Outcome::Record(layout.span(start, !oversized, end))
     }
 
+    /// Drops the block of a record over the cap as it arrives, without
+    /// buffering it, while looking for a record start inside it (a
+    /// `Content-Length` far too large must not swallow the records after
+    /// it). `Err`: the outcome for the record (a lie or a cut).
+    fn skip_block(&mut self, layout: Layout) -> Result<(), Outcome> {
+        let content_length = layout.content_length;
+        let start = self.start;
+        let block_start = start + layout.block_start;
+        // Block bytes not dropped yet (buffered or still to come).
+        let mut remaining = content_length;
+        loop {
+            let have = (self.buf.len() - block_start) as u64;
+            let in_block = block_start + have.min(remaining) as usize;
+            match find_record(&self.buf, block_start, in_block, self.eof) {
+                Found::At(_) => {
+                    return Err(self.bad_length(
+                        start,
+                        block_start,
+                        content_length,
+                        "is over the cap and another record starts inside its block",
+                    ))
+                }
+                Found::Undecided(at) => {
+                    remaining -= (at - block_start) as u64;
+                    self.drop_bytes(block_start, at - block_start);
+                }
+                Found::None if have >= remaining => {
+                    self.drop_bytes(block_start, remaining as usize);
+                    return Ok(());
+                }
+                Found::None => {
+                    // Keep a tail where a `WARC/` may begin.
+                    let drop = (in_block - block_start).saturating_sub(4);
+                    remaining -= drop as u64;
+                    self.drop_bytes(block_start, drop);
+                }
+            }
+            // The buffer may hold bytes past the block (a candidate whose
+            // header runs on past it).
+            let want = remaining
+                .saturating_sub((self.buf.len() - block_start) as u64)
+                .clamp(1, FILL_CHUNK as u64);
+            match self.more(want as usize) {
+                Ok(true) => {}
+                Ok(false) => {
+                    let have = (self.buf.len() - block_start) as u64;
+                    if have >= remaining
+                        || matches!(
+                            find_record(&self.buf, block_start, self.buf.len(), true),
+                            Found::At(_)
+                        )
+                    {
+                        continue;
+                    }
+                    let outcome = self.problem(
+                        start,
+                        ProblemKind::Truncated,
+                        format!("the input ends inside a block of {content_length} bytes"),
+                    );
+                    self.start = self.buf.len();
+                    return Err(outcome);
+                }
+                Err(e) => return Err(self.fill_failed(e)),
+            }
+        }
+    }
+
     /// Removes `len` buffered bytes at `at`, keeping the marks describing the rest.
     fn drop_bytes(&mut self, at: usize, len: usize) {
+        if len == 0 {
+            return;
+        }
         self.buf.drain(at..at + len);
         for mark in &mut self.marks {
             if mark.pos >= at + len {
@@ -975,9 +1244,7 @@ impl Buffered {
         }
     }
 
-    /// A source error: whatever was buffered for the current record is lost.
-    fn fill_failed(&mut self, e: FillError) -> Outcome {
-        self.buf.truncate(self.start);
+    fn fill_problem(&self, e: FillError) -> Outcome {
         Outcome::Problem {
             offset: e.offset,
             kind: e.kind,
@@ -985,26 +1252,45 @@ impl Buffered {
         }
     }
 
-    /// Moves to the next line starting with `WARC/` after `from`, reading
-    /// (and discarding) input until one appears.
-    fn resync(&mut self, from: usize) {
+    /// A source error: whatever was buffered for the current record is lost.
+    fn fill_failed(&mut self, e: FillError) -> Outcome {
+        self.buf.truncate(self.start);
+        self.fill_problem(e)
+    }
+
+    /// Moves to the next record starting at or after `from`, reading (and
+    /// discarding) input until one appears; a source error on the way is
+    /// reported after the current problem. Says how many bytes from `start`
+    /// on were skipped.
+    fn resync(&mut self, start: usize, from: usize) -> String {
+        let mut start = start;
         let mut search = from;
+        let mut dropped = 0u64;
         loop {
-            if let Some(next) = next_warc_line(&self.buf, search) {
-                self.start = next;
-                return;
+            let keep = match find_record(&self.buf, search, self.buf.len(), self.eof) {
+                Found::At(next) => {
+                    self.start = next;
+                    let skipped = dropped + (next - start) as u64;
+                    return resumed(skipped, Some(self.offset_of(next).0));
+                }
+                Found::Undecided(at) => at,
+                // Keep a tail where a `WARC/` may begin.
+                Found::None => self.buf.len().saturating_sub(4).max(search),
+            };
+            if self.eof {
+                let skipped = dropped + (self.buf.len() - start) as u64;
+                self.start = self.buf.len();
+                return resumed(skipped, None);
             }
-            // Keep only a short tail (a `\nWARC/` may straddle the fill).
-            let keep = self.buf.len().saturating_sub(5).max(from);
+            // Drop what was searched; the buffer then starts at `keep`.
+            dropped += (keep - start) as u64;
             self.start = keep;
             self.compact();
+            start = 0;
             search = 0;
-            match self.more(FILL_CHUNK) {
-                Ok(true) => {}
-                Ok(false) | Err(_) => {
-                    self.start = self.buf.len();
-                    return;
-                }
+            if let Err(e) = self.more(FILL_CHUNK) {
+                let problem = self.fill_problem(e);
+                self.pending.push_back(problem);
             }
         }
     }

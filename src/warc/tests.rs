@@ -79,3 +79,41 @@ fn a_few_stray_bytes_after_the_block_are_tolerated() {
         vec![2, 3, 5]
     );
 }
+
+/// An oversized block ending in what looks like the start of a record
+/// header that runs on to the end of the input: stream and map agree, and
+/// the one damaged record is reported once (it used to underflow the
+/// stream's fill size).
+#[test]
+fn oversized_block_ending_in_a_partial_header() {
+    let block = [&[b'x'; 186][..], b"WARC/1.0\r\nA:b"].concat();
+    let data = [
+        format!(
+            "WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: {}\r\n\r\n",
+            block.len()
+        )
+        .as_bytes(),
+        &block,
+        b"\r\nB: c\r\n",
+    ]
+    .concat();
+    let (records, problems) = read_all(&mut from_bytes(&data, 100));
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("partial.warc");
+    std::fs::write(&path, &data).unwrap_or_else(|e| panic!("{e}"));
+    let mut mapped = WarcReader::open(&path, 100).unwrap_or_else(|e| panic!("{e}"));
+    let (map_records, map_problems) = read_all(&mut mapped);
+    assert_eq!((records.len(), problems.len()), (0, 1), "{problems:?}");
+    assert_eq!(problems[0].kind, ProblemKind::BadContentLength);
+    assert_eq!(map_records, records);
+    assert_eq!(
+        map_problems
+            .iter()
+            .map(|p| (&p.kind, p.offset))
+            .collect::<Vec<_>>(),
+        problems
+            .iter()
+            .map(|p| (&p.kind, p.offset))
+            .collect::<Vec<_>>()
+    );
+}
