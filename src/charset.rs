@@ -145,36 +145,36 @@ pub fn decode_sniffed<'a>(raw: &'a [u8], sniffed: Sniffed, buffer: &'a mut Strin
         }
         Err(err) => err,
     };
-    let ratio = if declared == Some(UTF_8) {
-        MOSTLY_UTF8_LABELLED
-    } else {
-        MOSTLY_UTF8
+    // A legacy label is evidence too: 16 bad sequences settle it.
+    let (ratio, give_up) = match declared {
+        Some(enc) if enc == UTF_8 => (MOSTLY_UTF8_LABELLED, 256),
+        Some(_) => (MOSTLY_UTF8, 16),
+        None => (MOSTLY_UTF8, 256),
     };
-    let encoding = if err.error_len().is_none() || mostly_utf8(raw, err.valid_up_to(), ratio) {
-        // Cut inside its last character (a truncated record), or a few
-        // damaged bytes in UTF-8 text.
-        UTF_8
-    } else {
-        match declared {
-            Some(enc) if enc != UTF_8 => enc,
-            // A UTF-8 label the bytes refute: a legacy `<meta>` declaration
-            // (behind an HTTP label), else the detector.
-            _ => meta_charset_within(raw, META_SCAN_FALLBACK)
-                .map(meta_override)
-                .filter(|enc| *enc != UTF_8 && enc.is_ascii_compatible())
-                .unwrap_or_else(|| detect(raw)),
-        }
-    };
+    let encoding =
+        if err.error_len().is_none() || mostly_utf8(raw, err.valid_up_to(), ratio, give_up) {
+            // Cut inside its last character (a truncated record), or a few
+            // damaged bytes in UTF-8 text.
+            UTF_8
+        } else {
+            match declared {
+                Some(enc) if enc != UTF_8 => enc,
+                // A UTF-8 label the bytes refute: a legacy `<meta>` declaration
+                // (behind an HTTP label), else the detector.
+                _ => meta_charset_within(raw, META_SCAN_FALLBACK)
+                    .map(meta_override)
+                    .filter(|enc| *enc != UTF_8 && enc.is_ascii_compatible())
+                    .unwrap_or_else(|| detect(raw)),
+            }
+        };
     decode_into(encoding, raw, buffer)
 }
 
 /// Whether `raw`, valid UTF-8 up to `valid_up_to` and not after, has at
-/// least `ratio` valid multi-byte sequences per invalid sequence.
-/// Gives up early on bytes that are clearly not UTF-8 (more invalid
-/// sequences than valid ones after the first [`GIVE_UP_AFTER`]), so legacy
-/// text costs a few hundred of its non-ASCII bytes, not the page.
-fn mostly_utf8(raw: &[u8], valid_up_to: usize, ratio: usize) -> bool {
-    const GIVE_UP_AFTER: usize = 256;
+/// least `ratio` valid multi-byte sequences per invalid sequence. Decided
+/// by the first `give_up` invalid sequences when they fall short, so
+/// legacy text costs a few of its non-ASCII bytes, not a pass over the page.
+fn mostly_utf8(raw: &[u8], valid_up_to: usize, ratio: usize, give_up: usize) -> bool {
     /// Multi-byte sequences in valid UTF-8: their leading bytes.
     fn sequences(valid: &[u8]) -> usize {
         valid.iter().filter(|&&b| b >= 0xC0).count()
@@ -195,7 +195,7 @@ fn mostly_utf8(raw: &[u8], valid_up_to: usize, ratio: usize) -> bool {
         // `None`: cut inside the last character, not damage.
         let Some(len) = err.error_len() else { break };
         invalid += 1;
-        if invalid >= GIVE_UP_AFTER && valid < invalid {
+        if invalid >= give_up && valid < invalid.saturating_mul(ratio) {
             return false;
         }
         at += err.valid_up_to() + len;
