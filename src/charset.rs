@@ -6,7 +6,7 @@
 //! 2. the charset label from the HTTP `Content-Type` (passed in by the caller);
 //! 3. a `<meta charset>` / `http-equiv` declaration in the first 4 KiB;
 //! 4. for unlabelled pages: UTF-8 if the bytes are valid UTF-8, else the
-//!    guess of `chardetng` over a bounded prefix.
+//!    guess of `chardetng` over a bounded sample.
 //!
 //! The corrections:
 //! - Bytes that are UTF-8 win over a label. Valid UTF-8 with non-ASCII
@@ -15,21 +15,22 @@
 //!   text forms valid multi-byte UTF-8 is negligible). So are bytes that are
 //!   *mostly* UTF-8, a UTF-8 page with a few damaged bytes, decoded with
 //!   U+FFFD for them: at least 2 valid multi-byte sequences per invalid one
-//!   on a page labelled UTF-8, 8 on others. Legacy text does not come close: on the
-//!   Chinese, Russian, Greek and Polish pages of daniel_dev re-encoded to
-//!   GBK, Big5, Shift_JIS, EUC-KR and windows-125x, the highest ratio is
-//!   0.35. UTF-8 cut inside its last character, as crawlers truncate
-//!   records, is valid.
-//! - A UTF-8 label that the bytes refute (not even mostly UTF-8) goes to the
-//!   `<meta>` declaration when the HTTP label said UTF-8 (servers default to
-//!   it), then to the detector; a legacy label is trusted.
+//!   on a page labelled UTF-8, 8 on others. Legacy text does not come
+//!   close: on the Chinese, Russian, Greek and Polish pages of daniel_dev
+//!   re-encoded to GBK, Big5, Shift_JIS, EUC-KR and windows-125x, the
+//!   highest ratio is 0.35. UTF-8 cut inside its last character, as
+//!   crawlers truncate records, is valid.
+//! - A UTF-8 label that the bytes refute (not even mostly UTF-8) yields to
+//!   a legacy `<meta>` declaration in the first 64 KiB (servers label
+//!   pages UTF-8 by default; browsers honour a late `<meta>` by reparsing),
+//!   then to the detector; a legacy label is trusted.
 //! - Labels that name no encoding (`utf-4`, `unicode`, `iso-8859&#8211;1`)
 //!   are ignored and the next step decides.
 //!
-//! Detection reads at most [`DETECT_NON_ASCII`] non-ASCII bytes (and the
-//! ASCII between them), as browsers bound theirs: a prefix decides a page,
-//! and a whole page costs as much as extracting it. Decoding is done by
-//! `encoding_rs`, straight to UTF-8; valid UTF-8 is borrowed, not copied.
+//! Detection is fed only the 64-byte blocks holding non-ASCII bytes, up to
+//! [`DETECT_NON_ASCII`] of them: chardetng is a hundred times slower than
+//! extraction, and a sample of the text decides a page. Decoding is done
+//! by `encoding_rs`, straight to UTF-8; valid UTF-8 is borrowed, not copied.
 
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252, X_USER_DEFINED};
 
