@@ -167,9 +167,19 @@ pub fn is_html(content_type: Option<&str>, payload: &[u8]) -> bool {
 }
 
 /// True when the first bytes (after a BOM and whitespace) open an HTML document.
+/// A UTF-16 page (with its byte-order mark) is read by its ASCII half.
 pub fn sniff_html(payload: &[u8]) -> bool {
     let head = payload.get(..SNIFF_BYTES).unwrap_or(payload);
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let narrowed: Vec<u8>;
+    let head = if let Some(units) = head.strip_prefix(b"\xFF\xFE") {
+        narrowed = narrow_utf16(units, |[lo, hi]| (hi == 0).then_some(lo));
+        &narrowed[..]
+    } else if let Some(units) = head.strip_prefix(b"\xFE\xFF") {
+        narrowed = narrow_utf16(units, |[hi, lo]| (hi == 0).then_some(lo));
+        &narrowed[..]
+    } else {
+        head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head)
+    };
     let head = head.trim_ascii_start();
     const OPENERS: [&[u8]; 8] = [
         b"<!doctype html",
@@ -187,10 +197,38 @@ pub fn sniff_html(payload: &[u8]) -> bool {
     })
 }
 
-/// True when the payload start holds NUL bytes: binary data, whatever its label.
-pub fn looks_binary(payload: &[u8]) -> bool {
-    memchr::memchr(0, payload.get(..SNIFF_BYTES).unwrap_or(payload)).is_some()
+/// The Latin-1 code units of UTF-16 `units`, up to the first other one.
+fn narrow_utf16(units: &[u8], latin1: impl Fn([u8; 2]) -> Option<u8>) -> Vec<u8> {
+    units
+        .chunks_exact(2)
+        .map_while(|unit| match *unit {
+            [a, b] => latin1([a, b]),
+            _ => None,
+        })
+        .collect()
 }
+
+/// True when the payload start looks like binary data rather than text,
+/// whatever its label: more than one byte in [`BINARY_DENSITY`] of its first
+/// KiB is a control byte that text does not use (NUL, and the C0 controls
+/// other than tab, line feed, form feed, carriage return and escape: the
+/// WHATWG "binary data bytes"). Images, archives and compressed data are
+/// full of them; a text page with a stray NUL is not binary. A UTF-16 page
+/// with its byte-order mark is text: half its bytes are NUL.
+pub fn looks_binary(payload: &[u8]) -> bool {
+    if payload.starts_with(b"\xFF\xFE") || payload.starts_with(b"\xFE\xFF") {
+        return false;
+    }
+    let head = payload.get(..SNIFF_BYTES).unwrap_or(payload);
+    let binary = head
+        .iter()
+        .filter(|&&b| matches!(b, 0x00..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F))
+        .count();
+    binary * BINARY_DENSITY > head.len()
+}
+
+/// See [`looks_binary`].
+const BINARY_DENSITY: usize = 32;
 
 /// Undoes chunked transfer-encoding and content-encoding, reusing its buffers.
 #[derive(Debug, Default)]
@@ -316,6 +354,43 @@ fn dechunk(body: &[u8], out: &mut Vec<u8>) -> bool {
 mod tests {
     use super::*;
     use std::io::Write;
+
+    fn utf16(bom: &[u8], text: &str, be: bool) -> Vec<u8> {
+        let units =
+            text.encode_utf16()
+                .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() });
+        bom.iter().copied().chain(units).collect()
+    }
+
+    #[test]
+    fn utf16_pages_with_a_bom_are_html_not_binary() {
+        for (bom, be) in [(&b"\xFF\xFE"[..], false), (&b"\xFE\xFF"[..], true)] {
+            let page = utf16(bom, "<!DOCTYPE html><html><p>Grüße, 世界</p></html>", be);
+            assert!(!looks_binary(&page));
+            assert!(sniff_html(&page) && is_html(None, &page));
+            // Without its byte-order mark, half NUL bytes are binary.
+            assert!(looks_binary(&page[2..]));
+        }
+        assert!(!sniff_html(&utf16(b"\xFF\xFE", "just text", false)));
+    }
+
+    #[test]
+    fn a_stray_nul_is_text_and_control_bytes_are_binary() {
+        let mut page = b"<html><body><p>".to_vec();
+        page.extend(b"Some ordinary text. ".repeat(60));
+        page[100] = 0;
+        page[700] = 0;
+        assert!(!looks_binary(&page));
+        assert!(!looks_binary(b"<html><body>nul\0byte</body></html>"));
+        assert!(looks_binary(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR binary"));
+        // Compressed data: every byte value, evenly spread.
+        let noise: Vec<u8> = (0..4096u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        assert!(looks_binary(&noise));
+        // Tabs, line breaks, form feeds and escapes (ISO-2022-JP) are text.
+        assert!(!looks_binary(b"<p>\t\r\n\x0c\x1b$B\x1b(B</p>"));
+    }
 
     #[test]
     fn parses_head_and_content_type() {

@@ -409,8 +409,9 @@ fn unreadable_inputs_fail_the_run_and_are_named() {
     );
 }
 
-/// Crafted records: binary bytes and NULs labelled text/html are skipped;
-/// a record over --max-record-bytes is skipped as too_large.
+/// Crafted records: binary bytes labelled text/html are skipped, a page
+/// with a stray NUL is not; a record over --max-record-bytes is skipped as
+/// too_large.
 #[test]
 fn crafted_records_are_classified() {
     let dir = tempdir();
@@ -435,10 +436,10 @@ fn crafted_records_are_classified() {
         stats.as_os_str(),
     ]);
     assert!(out.status.success());
-    assert_eq!(jsonl(&out.stdout).len(), 1);
+    assert_eq!(jsonl(&out.stdout).len(), 2);
     let s: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&stats).unwrap_or_default()).unwrap_or_default();
-    assert_eq!(s[0]["skipped"]["binary"].as_u64(), Some(2));
+    assert_eq!(s[0]["skipped"]["binary"].as_u64(), Some(1));
     assert_eq!(s[0]["skipped"]["not_html"].as_u64(), Some(1));
     let small = dana(&[
         path.as_os_str(),
@@ -798,4 +799,238 @@ fn stdin_with_an_output_directory_is_read_every_time() {
     assert_eq!(first.len(), 1);
     assert_ne!(first, second);
     assert_eq!(second, direct);
+
+/// A WARC `response` record holding an HTTP 200 with this Content-Type and body.
+fn response(uri: &str, content_type: &str, body: &[u8]) -> Vec<u8> {
+    let http = [
+        format!("HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n\r\n").as_bytes(),
+        body,
+    ]
+    .concat();
+    let head = format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n\
+         Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+        http.len()
+    );
+    [head.as_bytes(), &http, b"\r\n\r\n"].concat()
+}
+
+/// A page whose main text is `paragraph` several times.
+fn article(paragraph: &str) -> String {
+    let body = format!("<p>{paragraph}</p>\n").repeat(6);
+    format!("<!DOCTYPE html><html><head><title>Titel</title></head><body><nav><a href=/>Home</a></nav><article>{body}</article></body></html>")
+}
+
+/// Runs `dana extract` on one crafted WARC; its pages by URL, and its stats.
+fn extract_crafted(records: &[Vec<u8>]) -> (Vec<serde_json::Value>, serde_json::Value) {
+    let dir = tempdir();
+    let path = dir.path().join("crafted.warc");
+    std::fs::write(&path, records.concat()).unwrap_or_else(|e| panic!("{e}"));
+    let stats = dir.path().join("stats.json");
+    let out = dana(&[
+        path.as_os_str(),
+        os("--quiet"),
+        os("--stats"),
+        stats.as_os_str(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stats: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&stats).unwrap_or_default()).unwrap_or_default();
+    (jsonl(&out.stdout), stats)
+}
+
+/// Issue 23: UTF-8 declared in HTTP and `<meta>` with one bad byte came out
+/// as windows-1252 mojibake ("Titel Ã¤Ã¶Ã¼").
+#[test]
+fn declared_utf8_page_with_a_bad_byte_stays_utf8() {
+    let mut page = article("Grüße aus Köln, schöne Äpfel und Öl für Übermut")
+        .replace("<head>", "<head><meta charset=\"utf-8\">")
+        .into_bytes();
+    let bad = page.windows(4).position(|w| w == b"</p>").unwrap_or(0);
+    page.insert(bad, 0xE4); // a windows-1252 "ä" pasted into UTF-8
+    let (pages, _) = extract_crafted(&[response(
+        "http://example.com/de",
+        "text/html; charset=UTF-8",
+        &page,
+    )]);
+    assert_eq!(pages.len(), 1);
+    let text = pages[0]["text"].as_str().unwrap_or_default();
+    assert_eq!(pages[0]["charset"], "UTF-8");
+    assert!(text.contains("Grüße aus Köln"), "{text}");
+    assert!(text.contains("Übermut\u{fffd}"), "{text}");
+    assert!(!text.contains("Ã"), "{text}");
+}
+
+/// Issue 23: UTF-16 pages with a BOM, and pages with a stray NUL, were
+/// skipped as binary; real binary labelled HTML still is.
+#[test]
+fn utf16_and_stray_nul_pages_are_extracted() {
+    let text = "Unicode text in sixteen bits: 中文 and Ελληνικά, read as the page says";
+    let html = article(text);
+    let utf16le: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(html.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let utf16be: Vec<u8> = [0xFE, 0xFF]
+        .into_iter()
+        .chain(html.encode_utf16().flat_map(u16::to_be_bytes))
+        .collect();
+    let mut nul =
+        article("A page with one stray NUL byte in its head, text otherwise").into_bytes();
+    nul.insert(20, 0);
+    let png: Vec<u8> = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"
+        .iter()
+        .copied()
+        .chain((0..2000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8))
+        .collect();
+    let (pages, stats) = extract_crafted(&[
+        response("http://example.com/le", "text/html", &utf16le),
+        response("http://example.com/be", "", &utf16be),
+        response("http://example.com/nul", "text/html; charset=utf-8", &nul),
+        response("http://example.com/png", "text/html", &png),
+    ]);
+    let by_url: BTreeMap<&str, &serde_json::Value> = pages
+        .iter()
+        .map(|p| (p["url"].as_str().unwrap_or_default(), p))
+        .collect();
+    assert_eq!(by_url.len(), 3, "{pages:?}");
+    for (url, charset) in [
+        ("http://example.com/le", "UTF-16LE"),
+        ("http://example.com/be", "UTF-16BE"),
+    ] {
+        let page = by_url.get(url).unwrap_or_else(|| panic!("{url} missing"));
+        assert_eq!(page["charset"], charset);
+        assert!(
+            page["text"].as_str().is_some_and(|t| t.contains(text)),
+            "{page}"
+        );
+    }
+    let page = by_url
+        .get("http://example.com/nul")
+        .unwrap_or_else(|| panic!("nul missing"));
+    assert!(page["text"]
+        .as_str()
+        .is_some_and(|t| t.contains("one stray NUL byte")));
+    assert_eq!(stats[0]["skipped"]["binary"].as_u64(), Some(1));
+    assert_eq!(stats[0]["read"].as_u64(), Some(4));
+}
+
+/// Many crafted pages: more JSONL than a pipe and dana's output buffer hold.
+fn many_pages(dir: &Path) -> PathBuf {
+    let path = dir.join("many.warc");
+    let page = article("Enough text to make the output of this run several megabytes long, so that it cannot all sit in buffers.");
+    let records: Vec<Vec<u8>> = (0..4000)
+        .map(|i| {
+            response(
+                &format!("http://example.com/{i}"),
+                "text/html",
+                page.as_bytes(),
+            )
+        })
+        .collect();
+    std::fs::write(&path, records.concat()).unwrap_or_else(|e| panic!("{e}"));
+    path
+}
+
+/// Issue 23: `dana extract … | head` said "Broken pipe" and exited 2.
+#[test]
+fn closed_stdout_ends_quietly_with_success() {
+    let dir = tempdir();
+    let input = many_pages(dir.path());
+    for args in [&["extract"][..], &["extract", "--format", "text"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dana"))
+            .args(args)
+            .arg(&input)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut first = [0u8; 4096];
+        let mut stdout = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
+        stdout
+            .read_exact(&mut first)
+            .unwrap_or_else(|e| panic!("{e}"));
+        drop(stdout); // as `head` does once it has its lines
+        let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{:?}: {}", out.status, stderr);
+        assert!(stderr.is_empty(), "{stderr}");
+    }
+}
+
+/// Issue 23: a run that read next to nothing reported an absurd MB/s.
+#[test]
+fn no_rate_for_a_run_that_read_next_to_nothing() {
+    let dir = tempdir();
+    let path = dir.path().join("one.warc");
+    let page = article("One small page");
+    std::fs::write(
+        &path,
+        response("http://example.com/", "text/html", page.as_bytes()),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let out = dana(&[path.as_os_str()]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("total: 1 files") && stderr.contains("extracted 1"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("MB/s"), "{stderr}");
+}
+
+/// Issue 20: a directory stands for its WARC files, sorted by name; one
+/// without any is an error naming it, with no summary before it.
+#[test]
+fn directory_inputs_read_their_warc_files() {
+    let dir = tempdir();
+    let warcs = dir.path().join("crawl");
+    std::fs::create_dir_all(warcs.join("sub")).unwrap_or_else(|e| panic!("{e}"));
+    for name in [
+        "jwarc_cc.warc.gz",
+        "cc_whirlwind.warc.gz",
+        "warcio_example-digest.warc",
+    ] {
+        std::fs::copy(shared(name), warcs.join(name)).unwrap_or_else(|e| panic!("{e}"));
+    }
+    std::fs::copy(
+        shared("cc_whirlwind.warc.gz"),
+        warcs.join("sub/nested.warc.gz"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(warcs.join("notes.txt"), "not a WARC").unwrap_or_else(|e| panic!("{e}"));
+    let from_dir = dana(&[warcs.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&from_dir.stderr);
+    assert!(from_dir.status.success(), "{stderr}");
+    assert!(stderr.contains("total: 3 files"), "{stderr}");
+    let sorted = [
+        "cc_whirlwind.warc.gz",
+        "jwarc_cc.warc.gz",
+        "warcio_example-digest.warc",
+    ]
+    .map(|name| warcs.join(name));
+    let mut args: Vec<&std::ffi::OsStr> = sorted.iter().map(|p| p.as_os_str()).collect();
+    args.push(os("--quiet"));
+    let listed = dana(&args);
+    assert!(!listed.stdout.is_empty());
+    assert_eq!(from_dir.stdout, listed.stdout);
+
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(empty.join("readme.md"), "no WARC here").unwrap_or_else(|e| panic!("{e}"));
+    let out = dana(&[shared("jwarc_cc.warc.gz").as_os_str(), empty.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && out.stdout.is_empty(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{} holds no WARC files", empty.display())),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("total:") && !stderr.contains("read 0"),
+        "{stderr}"
+    );
 }

@@ -5,6 +5,7 @@ use anyhow::Context;
 use dana::eval::{self, Dataset, Origin, Source};
 use dana::Algorithm;
 use std::fs::File;
+use std::io::Write;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -84,8 +85,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let summaries = eval::summarise(&datasets, &sources, &results, args.by.as_deref());
     match args.format {
-        Format::Markdown => print!("{}", eval::table::markdown(&summaries)),
-        Format::Json => println!("{}", eval::table::json(&summaries)),
+        Format::Markdown => write!(std::io::stdout(), "{}", eval::table::markdown(&summaries))?,
+        Format::Json => writeln!(std::io::stdout(), "{}", eval::table::json(&summaries))?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -14,10 +14,12 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// WARC files (.warc, .warc.gz; `-` reads stdin) or http(s):// URLs,
-    /// which are streamed; a dropped connection is resumed from where it
-    /// stopped with a Range request (environment: DANA_HTTP_RETRIES, default
-    /// 5 in a row; DANA_HTTP_RETRY_DELAY, default 0.5 s, doubled each retry;
+    /// WARC files (.warc, .warc.gz; `-` reads stdin), directories (a
+    /// directory stands for its `*.warc` and `*.warc.gz` files, sorted by
+    /// name, not its subdirectories), or http(s):// URLs, which are streamed;
+    /// a dropped connection is resumed from where it stopped with a Range
+    /// request (environment: DANA_HTTP_RETRIES, default 5 in a row;
+    /// DANA_HTTP_RETRY_DELAY, default 0.5 s, doubled each retry;
     /// DANA_HTTP_TIMEOUT, default 60 s).
     inputs: Vec<PathBuf>,
     /// A file or URL listing more inputs, one per line (may be gzipped, like
@@ -86,6 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "--format parquet writes one .parquet file per input: give an output directory with -o DIR"
         );
     }
+    let mut inputs = expand_directories(inputs)?;
     let formatter = Formatter::new(args.format, args.compress);
     let workers = args
         .jobs
@@ -203,6 +206,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// `inputs` with each directory replaced by the WARC files in it
+/// (`*.warc`, `*.warc.gz`), sorted by name. A directory without any is an
+/// error naming it, before anything is read.
+fn expand_directories(inputs: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
+    let mut expanded = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        if input.as_os_str() == "-" || !input.is_dir() {
+            expanded.push(input);
+            continue;
+        }
+        let cannot = || format!("cannot list the input directory {}", input.display());
+        let mut warcs = Vec::new();
+        for entry in std::fs::read_dir(&input).with_context(cannot)? {
+            let path = entry.with_context(cannot)?.path();
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            if (name.ends_with(".warc") || name.ends_with(".warc.gz")) && path.is_file() {
+                warcs.push(path);
+            }
+        }
+        if warcs.is_empty() {
+            bail!(
+                "the input directory {} holds no WARC files (*.warc, *.warc.gz); \
+                 give WARC files, or a directory that holds some",
+                input.display()
+            );
+        }
+        warcs.sort();
+        expanded.extend(warcs);
+    }
+    Ok(expanded)
+}
+
 /// Reads a paths file or URL (gzip detected by magic), skipping blank lines;
 /// relative entries are prefixed with `base` when given.
 fn read_paths(list: &Path, base: Option<&str>) -> anyhow::Result<Vec<PathBuf>> {
@@ -278,6 +313,11 @@ fn summary(stats: &[FileStats], secs: f64) {
         format!("{what} {total} ({})", reasons.join(", "))
     };
     for s in stats {
+        if s.error.is_some() {
+            // The error itself is printed after the summary.
+            eprintln!("{}: not read (error below)", s.file);
+            continue;
+        }
         let to = s
             .output
             .as_ref()
@@ -293,15 +333,24 @@ fn summary(stats: &[FileStats], secs: f64) {
         );
     }
     let total = pipeline::totals(stats);
+    let mb = total.bytes as f64 / 1e6;
+    // A rate over next to nothing (skipped inputs, a tiny file) says nothing.
+    let rate = if mb >= RATE_MIN_MB && secs >= RATE_MIN_SECS {
+        format!(" ({:.1} MB/s)", mb / secs)
+    } else {
+        String::new()
+    };
     eprintln!(
-        "total: {} files, {:.1} MB in {secs:.2} s ({:.1} MB/s), read {}, extracted {}",
+        "total: {} files, {mb:.1} MB in {secs:.2} s{rate}, read {}, extracted {}",
         stats.len(),
-        total.bytes as f64 / 1e6,
-        total.bytes as f64 / 1e6 / secs.max(1e-6),
         total.read,
         total.extracted
     );
 }
+
+/// The least input (MB) and time (s) for which the summary gives a rate.
+const RATE_MIN_MB: f64 = 1.0;
+const RATE_MIN_SECS: f64 = 0.1;
 
 #[cfg(test)]
 mod tests {

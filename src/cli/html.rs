@@ -67,7 +67,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 selected_lines: page.selection.map(|s| s.lines),
                 selected_regions: page.selection.map(|s| s.regions),
             };
-            serde_json::to_writer(&mut out, &json)?;
+            // As an io::Error, so that a closed stdout is recognised.
+            serde_json::to_writer(&mut out, &json).map_err(io::Error::from)?;
             writeln!(out)?;
         } else {
             if several {

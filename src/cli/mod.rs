@@ -34,9 +34,21 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // Output cut short by its reader (`dana … | head`): what was wanted
+        // was written, so end quietly and successfully, as Unix tools do.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("dana: error: {err:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether an error comes from writing to a pipe whose reader has gone.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
