@@ -549,7 +549,12 @@ mod tests {
         assert_eq!(
             chosen() == "avx2",
             std::arch::is_x86_feature_detected!("avx2")
-                && std::env::var_os("DANA_KERNELS").is_none()
+                && std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("lzcnt")
+                && std::arch::is_x86_feature_detected!("popcnt")
+                && !std::env::var_os("DANA_KERNELS")
+                    .is_some_and(|v| v == "sse2" || v == "baseline")
         );
     }
 

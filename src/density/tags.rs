@@ -291,6 +291,7 @@ fn first_gt_scalar(html: &[u8], from: usize) -> (Option<usize>, bool) {
 /// the `>`, `"` and `'` bitmasks of a chunk of `N` bytes, and the parity of
 /// a count is the parity of the XOR of the chunks' masks. `None` when no `>`
 /// comes before the last `N` bytes of the page.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn first_gt_by<const N: usize>(
     html: &[u8],
