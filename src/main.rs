@@ -6,7 +6,7 @@ fn main() -> std::process::ExitCode {
     // The default build runs on any x86-64 CPU (.cargo/config.toml). A
     // build for a newer CPU (`-C target-cpu=native`, an opt-in) uses
     // instructions older CPUs lack: on such a CPU, say so rather than die
-    // of an illegal instruction.
+    // of an illegal instruction, when no code before this check used one.
     #[cfg(target_arch = "x86_64")]
     if let Some(missing) = missing_cpu_features() {
         eprintln!(
