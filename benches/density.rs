@@ -2,15 +2,19 @@
 //! scrapinghub pages concatenated, ~31 MB, larger than the caches).
 //!
 //! - `memory_read`: summing the buffer as `u64` words, the physical bound;
-//! - `classify_blocks`: the SSE2 64-byte block classifier alone;
+//! - `classify_blocks`: the 64-byte block classifier alone;
 //! - `scan` / `scan_reference`: the whole counting pass (kernel + tag
 //!   recogniser + line building) with the fast kernel and the scalar one.
+//!
+//! The fast kernels are the ones chosen at run time (`kernel::dispatch`:
+//! AVX2 where the CPU has it; `DANA_KERNELS=sse2` forces the baseline).
 
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use dana::density::kernel::{BlockCounter, BlockMasks, ReferenceCounter, BLOCK};
+use dana::density::kernel::{dispatch, Isa, ReferenceCounter, Task, BLOCK};
 use dana::density::scan::{scan, LinkRule, Rules};
+use dana::density::Scratch;
 use std::hint::black_box;
 
 fn kernel(c: &mut Criterion) {
@@ -26,30 +30,34 @@ fn kernel(c: &mut Criterion) {
     });
     group.bench_function("classify_blocks", |b| {
         let blocks: &[[u8; BLOCK]] = bytemuck::cast_slice(&all[..all.len() / BLOCK * BLOCK]);
-        b.iter(|| {
-            blocks.iter().fold(0u32, |acc, block| {
-                let m = BlockMasks::classify(block);
-                acc + (m.content.count_ones() + m.lt.count_ones())
-            })
-        })
+        /// The loop over the blocks, compiled with each instruction set's
+        /// classifier inline.
+        struct Classify<'a>(&'a [[u8; BLOCK]]);
+        impl Task for Classify<'_> {
+            type Output = u32;
+            #[inline(always)]
+            fn run<I: Isa>(self, isa: I) -> u32 {
+                self.0.iter().fold(0u32, |acc, block| {
+                    let m = isa.classify(block);
+                    acc + (m.content.count_ones() + m.lt.count_ones())
+                })
+            }
+        }
+        b.iter(|| dispatch(Classify(blocks)))
     });
-    let mut lines = Vec::new();
+    let mut scratch = Scratch::default();
     group.bench_function("scan", |b| {
         b.iter(|| {
             pages
                 .iter()
                 .map(|p| {
-                    scan(
-                        p,
-                        Rules::papers(LinkRule::Normalise),
-                        &BlockCounter,
-                        &mut lines,
-                    );
-                    lines.len()
+                    scratch.scan(p, Rules::papers(LinkRule::Normalise));
+                    scratch.lines.len()
                 })
                 .sum::<usize>()
         })
     });
+    let mut lines = Vec::new();
     group.bench_function("scan_reference", |b| {
         b.iter(|| {
             pages

@@ -3,15 +3,17 @@
 mod cli;
 
 fn main() -> std::process::ExitCode {
-    // The build uses the instructions of the CPU it was built on
-    // (.cargo/config.toml); on a CPU without them, say so rather than die of
-    // an illegal instruction.
+    // The default build runs on any x86-64 CPU (.cargo/config.toml). A
+    // build for a newer CPU (`-C target-cpu=native`, an opt-in) uses
+    // instructions older CPUs lack: on such a CPU, say so rather than die
+    // of an illegal instruction, when no code before this check used one.
     #[cfg(target_arch = "x86_64")]
     if let Some(missing) = missing_cpu_features() {
         eprintln!(
             "dana: this CPU lacks {missing}, which this build of dana uses (it was built \
-             for another CPU); rebuild it here, or build a portable binary with \
-             RUSTFLAGS=\"-C target-feature=+popcnt\" cargo build --release"
+             with RUSTFLAGS for another CPU); rebuild it here, or build the portable \
+             default, which runs on any x86-64 CPU and picks AVX2 at run time: \
+             cargo build --release, with RUSTFLAGS unset"
         );
         return std::process::ExitCode::from(2);
     }

@@ -11,9 +11,10 @@
 
 use super::baselines;
 use super::ccb;
+use crate::density::kernel::{self, is_content_byte, Isa};
 use crate::density::tags::{self, Markup, TagClass};
 use crate::density::text::TextSink;
-use crate::density::{kernel::is_content_byte, Cleaning, LinkRule, Rules, Scratch as LineScratch};
+use crate::density::{Cleaning, LinkRule, Rules, Scratch as LineScratch};
 use memchr::memchr;
 
 /// The element-sequence algorithms.
@@ -127,8 +128,27 @@ impl Scratch {
 }
 
 /// Splits `html` into tokens (into `out`, cleared first); returns the byte
-/// range of the first `<title>`'s text.
+/// range of the first `<title>`'s text. Tags are read with the kernels this
+/// CPU runs best ([`kernel::dispatch`]).
 pub(super) fn tokenize(html: &str, out: &mut Vec<Token>) -> Option<(usize, usize)> {
+    /// [`tokenize_with`] as a task for [`kernel::dispatch`].
+    struct Tokenize<'h, 'o> {
+        html: &'h str,
+        out: &'o mut Vec<Token>,
+    }
+    impl kernel::Task for Tokenize<'_, '_> {
+        type Output = Option<(usize, usize)>;
+        #[inline(always)]
+        fn run<I: Isa>(self, isa: I) -> Self::Output {
+            tokenize_with(self.html, self.out, isa)
+        }
+    }
+    kernel::dispatch(Tokenize { html, out })
+}
+
+/// [`tokenize`] with `isa`'s kernels.
+#[inline(always)]
+fn tokenize_with<I: Isa>(html: &str, out: &mut Vec<Token>, isa: I) -> Option<(usize, usize)> {
     out.clear();
     let bytes = html.as_bytes();
     let mut title = None;
@@ -143,7 +163,7 @@ pub(super) fn tokenize(html: &str, out: &mut Vec<Token>) -> Option<(usize, usize
             return title;
         }
         // A `<` that starts no markup is text, part of the run.
-        let Some(tag) = tags::parse(bytes, lt, Cleaning::Papers) else {
+        let Some(tag) = tags::parse(bytes, lt, Cleaning::Papers, isa) else {
             search = lt + 1;
             continue;
         };

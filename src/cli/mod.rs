@@ -9,7 +9,13 @@ mod html;
 
 /// dana: fast main-text extraction from HTML pages and WARC archives.
 #[derive(Parser)]
-#[command(name = "dana", version, about, propagate_version = true)]
+#[command(
+    name = "dana",
+    version,
+    long_version = long_version(),
+    about,
+    propagate_version = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -23,6 +29,14 @@ enum Command {
     Html(html::Args),
     /// Score extractions against gold-standard datasets (word-level LCS P/R/F1).
     Eval(eval::Args),
+}
+
+/// What `dana --version` prints: the version and the byte kernels this
+/// CPU runs (chosen at run time, `dana::density::kernel::dispatch`).
+fn long_version() -> &'static str {
+    let kernels = dana::density::kernel::chosen();
+    // Built once per process, for clap, which keeps it to the end.
+    format!("{} (kernels: {kernels})", env!("CARGO_PKG_VERSION")).leak()
 }
 
 pub fn main() -> ExitCode {

@@ -698,7 +698,7 @@ fn attributes(tag: &[u8]) -> impl Iterator<Item = (Attribute, &[u8])> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::density::tags;
+    use crate::density::{kernel::Baseline, tags};
     use proptest::prelude::*;
 
     proptest! {
@@ -732,7 +732,7 @@ mod tests {
     }
 
     fn furniture(tag: &str) -> Option<Cue> {
-        match tags::parse(tag.as_bytes(), 0, Cleaning::Furniture)?.markup {
+        match tags::parse(tag.as_bytes(), 0, Cleaning::Furniture, Baseline)?.markup {
             Markup::Element {
                 class: TagClass::Block(block),
                 ..
@@ -798,7 +798,7 @@ mod tests {
             if tracker.furniture().is_none() {
                 out.push_str(html.get(pos..pos + lt).unwrap_or_default());
             }
-            let tag = tags::parse(bytes, pos + lt, Cleaning::Furniture).expect("markup");
+            let tag = tags::parse(bytes, pos + lt, Cleaning::Furniture, Baseline).expect("markup");
             tracker.on_tag(bytes, pos + lt, &tag);
             pos = tag.end;
         }

@@ -9,6 +9,16 @@
 //! counted with `popcount` over the masks, and the next `<` found with
 //! `trailing_zeros`: per-tag work is scalar, per-byte work is branch-free.
 //!
+//! **Chosen at run time.** The build targets baseline x86-64, so a binary
+//! runs on any x86-64 CPU. The byte kernels pay only when they are inlined
+//! into the loops that call them (a call per 64-byte block or per tag costs
+//! more than AVX2 gains), so the hot loops are compiled twice instead: each
+//! loop is generic over an [`Isa`] token, and [`dispatch`] runs it either as
+//! the baseline copy or inside a function compiled for AVX2 (with BMI1/2,
+//! LZCNT and POPCNT), where the whole loop with its kernels inlines. Which
+//! copy runs is decided once per process ([`Avx2::new`]); `DANA_KERNELS=sse2`
+//! in the environment forces the baseline copy (to compare the two).
+//!
 //! A *content character* is a byte that is neither ASCII whitespace nor a
 //! UTF-8 continuation byte, i.e. one non-whitespace character of UTF-8 text,
 //! so a CJK character counts once. A *non-ASCII character* is a UTF-8 lead
@@ -30,8 +40,224 @@ pub struct TextRun {
 
 /// Counts text runs. Implemented by the fast kernel and the reference.
 pub trait TextCounter {
+    /// The instruction set the tag recogniser uses beside this counter.
+    type Isa: Isa;
     /// Counts from `from` up to the next `<` at or after `from`.
     fn text_run(&self, html: &[u8], from: usize) -> TextRun;
+    /// The token of [`Self::Isa`].
+    fn isa(&self) -> Self::Isa;
+}
+
+/// The instruction set a copy of the hot loops uses: a token, of which a
+/// value exists only on a CPU that runs those instructions. The byte
+/// kernels that have a vector version are its methods.
+pub trait Isa: Copy + std::fmt::Debug {
+    /// The name `dana --version` shows.
+    const NAME: &'static str;
+
+    /// Classifies a block.
+    fn classify(self, block: &[u8; BLOCK]) -> BlockMasks;
+
+    /// The first `>` at or after `from` and whether the quotes before it
+    /// pair up, or `None` when the vector search cannot tell (within a
+    /// chunk of the end of the page, or no vector search on this target):
+    /// see `tags::first_gt_scalar`, the definition.
+    fn first_gt(self, html: &[u8], from: usize) -> Option<(Option<usize>, bool)>;
+
+    /// The first `</` at or after `at`, or `Err` with where a `memmem`
+    /// search must go on (within 64 bytes of the end of the page).
+    fn closing_start(self, html: &[u8], at: usize) -> Result<usize, usize>;
+
+    /// Runs `task` in a function compiled for this instruction set, which
+    /// LLVM inlines into its caller or not as it would any function: how
+    /// a function of the hot loops that is better left out of line (the
+    /// tag-end search) is compiled once per copy.
+    fn call<T: Task>(self, task: T) -> T::Output;
+}
+
+/// The baseline: SSE2 on x86_64 (part of every x86-64 CPU), the scalar
+/// definitions elsewhere.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Baseline;
+
+impl Isa for Baseline {
+    #[cfg(target_arch = "x86_64")]
+    const NAME: &'static str = "sse2";
+    #[cfg(not(target_arch = "x86_64"))]
+    const NAME: &'static str = "scalar";
+
+    #[inline(always)]
+    fn classify(self, block: &[u8; BLOCK]) -> BlockMasks {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: SSE2 is part of the x86_64 baseline; the loads read
+            // exactly the 64 bytes of `block`.
+            unsafe { classify_sse2(block) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            BlockMasks::classify_scalar(block)
+        }
+    }
+
+    #[inline(always)]
+    fn first_gt(self, html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            unsafe { super::tags::first_gt_sse2(html, from) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (html, from);
+            None
+        }
+    }
+
+    #[inline(always)]
+    fn closing_start(self, _html: &[u8], at: usize) -> Result<usize, usize> {
+        Err(at)
+    }
+
+    #[inline(always)]
+    fn call<T: Task>(self, task: T) -> T::Output {
+        run_baseline(task, self)
+    }
+}
+
+/// AVX2 with BMI1, BMI2, LZCNT and POPCNT (Intel since Haswell, AMD since
+/// Excavator; each is checked): the token of the copy [`dispatch`]
+/// compiles for them.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Avx2(());
+
+#[cfg(target_arch = "x86_64")]
+impl Avx2 {
+    /// The token, when this CPU has the instructions (and `DANA_KERNELS`
+    /// does not ask for the baseline). Detected at the first call, then a
+    /// cached flag.
+    #[inline]
+    pub fn new() -> Option<Avx2> {
+        use std::sync::atomic::{AtomicU8, Ordering};
+        /// 0: not yet detected, 1: baseline, 2: AVX2.
+        static CHOSEN: AtomicU8 = AtomicU8::new(0);
+        let chosen = match CHOSEN.load(Ordering::Relaxed) {
+            0 => {
+                let chosen = if Self::detect() { 2 } else { 1 };
+                CHOSEN.store(chosen, Ordering::Relaxed);
+                chosen
+            }
+            chosen => chosen,
+        };
+        (chosen == 2).then_some(Avx2(()))
+    }
+
+    #[cold]
+    fn detect() -> bool {
+        let forced_baseline =
+            std::env::var_os("DANA_KERNELS").is_some_and(|v| v == "sse2" || v == "baseline");
+        let has = || {
+            std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("lzcnt")
+                && std::arch::is_x86_feature_detected!("popcnt")
+        };
+        !forced_baseline && has()
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Isa for Avx2 {
+    const NAME: &'static str = "avx2";
+
+    #[inline(always)]
+    fn classify(self, block: &[u8; BLOCK]) -> BlockMasks {
+        // SAFETY: the token exists only on a CPU with AVX2; the loads read
+        // exactly the 64 bytes of `block`.
+        unsafe { classify_avx2(block) }
+    }
+
+    #[inline(always)]
+    fn first_gt(self, html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
+        // SAFETY: the token exists only on a CPU with AVX2.
+        unsafe { super::tags::first_gt_avx2(html, from) }
+    }
+
+    #[inline(always)]
+    fn closing_start(self, html: &[u8], at: usize) -> Result<usize, usize> {
+        // SAFETY: the token exists only on a CPU with AVX2.
+        unsafe { super::tags::closing_start_avx2(html, at) }
+    }
+
+    #[inline(always)]
+    fn call<T: Task>(self, task: T) -> T::Output {
+        // SAFETY: the token exists only on a CPU with what `run_avx2` is
+        // compiled for.
+        unsafe { run_avx2(task, self) }
+    }
+}
+
+/// A hot loop to run with the instruction set [`dispatch`] chooses.
+pub trait Task {
+    type Output;
+    /// Runs the loop with `isa`'s kernels. Implementations are
+    /// `#[inline(always)]`, and so must be the loop they call, so that the
+    /// loop and its kernels are compiled into each copy.
+    fn run<I: Isa>(self, isa: I) -> Self::Output;
+}
+
+/// Runs `task` with the best instruction set this CPU has: its AVX2 copy
+/// when [`Avx2::new`] gives the token, else its baseline copy. One cached
+/// flag per call, so call it per page or per region, not per byte.
+#[inline]
+pub fn dispatch<T: Task>(task: T) -> T::Output {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(avx2) = Avx2::new() {
+        return avx2.call(task);
+    }
+    Baseline.call(task)
+}
+
+/// The baseline copy of `task`.
+fn run_baseline<T: Task>(task: T, isa: Baseline) -> T::Output {
+    task.run(isa)
+}
+
+/// The AVX2 copy of `task`: everything inlined into it is compiled for
+/// these instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn run_avx2<T: Task>(task: T, isa: Avx2) -> T::Output {
+    task.run(isa)
+}
+
+/// Runs `$body` with `$isa` bound to each instruction set's token this CPU
+/// has: the tests of every copy [`dispatch`] may run.
+#[cfg(test)]
+macro_rules! for_each_isa {
+    (|$isa:ident| $body:block) => {{
+        {
+            let $isa = $crate::density::kernel::Baseline;
+            $body
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some($isa) = $crate::density::kernel::Avx2::new() {
+            $body
+        }
+    }};
+}
+#[cfg(test)]
+pub(crate) use for_each_isa;
+
+/// The name of the kernels [`dispatch`] runs on this CPU.
+pub fn chosen() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if Avx2::new().is_some() {
+        return Avx2::NAME;
+    }
+    Baseline::NAME
 }
 
 /// Per-byte classes of one 64-byte block, one bit per byte.
@@ -47,27 +273,6 @@ pub struct BlockMasks {
 pub const BLOCK: usize = 64;
 
 impl BlockMasks {
-    /// Classifies a block with the fastest code this target has.
-    #[inline]
-    pub fn classify(block: &[u8; BLOCK]) -> BlockMasks {
-        #[cfg(target_arch = "x86_64")]
-        {
-            // SAFETY: SSE2 is part of the x86_64 baseline; the loads read
-            // exactly the 64 bytes of `block`.
-            unsafe {
-                if avx2::available() {
-                    classify_avx2(block)
-                } else {
-                    classify_sse2(block)
-                }
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            BlockMasks::classify_scalar(block)
-        }
-    }
-
     /// Classifies a block one byte at a time: the definition.
     pub fn classify_scalar(block: &[u8; BLOCK]) -> BlockMasks {
         let mut m = BlockMasks::default();
@@ -94,14 +299,6 @@ impl BlockMasks {
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2 {
     use std::arch::x86_64::*;
-
-    /// Whether this CPU has AVX2: known at compile time when the build
-    /// targets it (the repo's `.cargo/config.toml` builds for the CPU it
-    /// is built on), else checked at run time, a cached flag.
-    #[inline]
-    pub fn available() -> bool {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
 
     /// `b` in every byte.
     #[target_feature(enable = "avx2")]
@@ -207,20 +404,20 @@ unsafe fn classify_avx2(block: &[u8; BLOCK]) -> BlockMasks {
 /// step; classifying the block afresh for each run costs less than the
 /// mispredicted branch of a cache of the last aligned block.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct BlockCounter;
+pub struct BlockCounter<I: Isa = Baseline>(pub I);
 
 /// The masks of the (at most) 64 bytes of `html` from `from`, bits past the
 /// input's end cleared.
 #[inline]
-fn masks_at(html: &[u8], from: usize) -> BlockMasks {
+fn masks_at<I: Isa>(isa: I, html: &[u8], from: usize) -> BlockMasks {
     let tail = html.get(from..).unwrap_or_default();
     match tail.first_chunk::<BLOCK>() {
-        Some(block) => BlockMasks::classify(block),
+        Some(block) => isa.classify(block),
         None => {
             let padded: [u8; BLOCK] = super::padded(tail, 0);
             // The tail is shorter than a block, so the shift cannot overflow.
             let valid = (1u64 << tail.len().min(BLOCK - 1)) - 1;
-            let m = BlockMasks::classify(&padded);
+            let m = isa.classify(&padded);
             BlockMasks {
                 lt: m.lt & valid,
                 amp: m.amp & valid,
@@ -231,7 +428,14 @@ fn masks_at(html: &[u8], from: usize) -> BlockMasks {
     }
 }
 
-impl TextCounter for BlockCounter {
+impl<I: Isa> TextCounter for BlockCounter<I> {
+    type Isa = I;
+
+    #[inline]
+    fn isa(&self) -> I {
+        self.0
+    }
+
     #[inline]
     fn text_run(&self, html: &[u8], from: usize) -> TextRun {
         let mut run = TextRun {
@@ -240,7 +444,7 @@ impl TextCounter for BlockCounter {
         };
         let mut pos = from;
         while pos < html.len() {
-            let m = masks_at(html, pos);
+            let m = masks_at(self.0, html, pos);
             // The bits before the first `<` (all of them when there is none).
             let take = m.lt.wrapping_sub(1) & !m.lt;
             run.chars += (m.content & take).count_ones();
@@ -261,6 +465,12 @@ impl TextCounter for BlockCounter {
 pub struct ReferenceCounter;
 
 impl TextCounter for ReferenceCounter {
+    type Isa = Baseline;
+
+    fn isa(&self) -> Baseline {
+        Baseline
+    }
+
     fn text_run(&self, html: &[u8], from: usize) -> TextRun {
         let mut run = TextRun {
             end: html.len(),
@@ -304,30 +514,54 @@ mod tests {
         fn masks_equal_scalar(block in proptest::collection::vec(any::<u8>(), BLOCK)) {
             let block: &[u8; BLOCK] = bytemuck::from_bytes(&block);
             let scalar = BlockMasks::classify_scalar(block);
-            prop_assert_eq!(BlockMasks::classify(block), scalar);
+            prop_assert_eq!(Baseline.classify(block), scalar);
             #[cfg(target_arch = "x86_64")]
-            {
-                // SAFETY: SSE2 is part of the x86_64 baseline; AVX2 is checked.
-                prop_assert_eq!(unsafe { classify_sse2(block) }, scalar);
-                if avx2::available() {
-                    prop_assert_eq!(unsafe { classify_avx2(block) }, scalar);
-                }
+            if let Some(avx2) = Avx2::new() {
+                prop_assert_eq!(avx2.classify(block), scalar);
             }
         }
 
         #[test]
         fn block_counter_equals_reference(html in html_ish(), from in 0usize..400) {
             let from = from.min(html.len());
-            let fast = BlockCounter.text_run(&html, from);
             let reference = ReferenceCounter.text_run(&html, from);
-            prop_assert_eq!(fast, reference);
+            prop_assert_eq!(BlockCounter(Baseline).text_run(&html, from), reference);
+            #[cfg(target_arch = "x86_64")]
+            if let Some(avx2) = Avx2::new() {
+                prop_assert_eq!(BlockCounter(avx2).text_run(&html, from), reference);
+            }
         }
+    }
+
+    /// Both copies of a task run, and each with its own kernels.
+    #[test]
+    fn dispatch_runs_the_chosen_copy() {
+        struct Name;
+        impl Task for Name {
+            type Output = &'static str;
+            #[inline(always)]
+            fn run<I: Isa>(self, _isa: I) -> &'static str {
+                I::NAME
+            }
+        }
+        assert_eq!(dispatch(Name), chosen());
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(
+            chosen() == "avx2",
+            std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("lzcnt")
+                && std::arch::is_x86_feature_detected!("popcnt")
+                && !std::env::var_os("DANA_KERNELS")
+                    .is_some_and(|v| v == "sse2" || v == "baseline")
+        );
     }
 
     #[test]
     fn counts_characters_not_bytes() {
         let html = "ab ç 中文\n<p>".as_bytes();
-        let run = BlockCounter.text_run(html, 0);
+        let run = BlockCounter(Baseline).text_run(html, 0);
         assert_eq!(run.end, html.len() - 3);
         assert_eq!(run.chars, 5);
         assert_eq!(run.non_ascii, 3);

@@ -104,9 +104,32 @@ pub struct Selection {
 }
 
 impl Scratch {
-    /// Step 1: splits `html` into counted lines.
+    /// Step 1: splits `html` into counted lines, with the kernels this
+    /// CPU runs best ([`kernel::dispatch`]).
     pub fn scan(&mut self, html: &[u8], rules: Rules) -> ScanSummary {
-        scan::scan(html, rules, &kernel::BlockCounter, &mut self.lines)
+        /// The pass as a task for [`kernel::dispatch`].
+        struct Scan<'a> {
+            html: &'a [u8],
+            rules: Rules,
+            lines: &'a mut Vec<Line>,
+        }
+        impl kernel::Task for Scan<'_> {
+            type Output = ScanSummary;
+            #[inline(always)]
+            fn run<I: kernel::Isa>(self, isa: I) -> ScanSummary {
+                scan::scan(
+                    self.html,
+                    self.rules,
+                    &kernel::BlockCounter(isa),
+                    self.lines,
+                )
+            }
+        }
+        kernel::dispatch(Scan {
+            html,
+            rules,
+            lines: &mut self.lines,
+        })
     }
 
     /// Steps 2–3: smooths the columns, finds the regions and chooses the

@@ -16,6 +16,7 @@
 //! `<span>` inside a paragraph starts no line and gets no mark.
 
 use super::cleaning::{Cleaning, Cue, Tracker};
+use super::kernel::{self, Isa};
 use super::scan::Line;
 use super::tags;
 use memchr::memchr;
@@ -48,10 +49,29 @@ pub fn nested_marks(
     }
     while let Some(first) = (next..=*within.end()).find(|&i| weak(i)) {
         let start = lines.get(first).map_or(html.len(), |l| l.start as usize);
-        let end = walk(html, start, |from, to, cue| {
-            (starting_from(from)..starting_from(to)).for_each(|i| mark(i, cue));
+        let end = kernel::dispatch(Walk {
+            html,
+            at: start,
+            found: |from, to, cue| {
+                (starting_from(from)..starting_from(to)).for_each(|i| mark(i, cue));
+            },
         });
         next = starting_from(end).max(first + 1);
+    }
+}
+
+/// [`walk`] as a task for [`kernel::dispatch`].
+struct Walk<'h, F> {
+    html: &'h [u8],
+    at: usize,
+    found: F,
+}
+
+impl<F: FnMut(usize, usize, Cue)> kernel::Task for Walk<'_, F> {
+    type Output = usize;
+    #[inline(always)]
+    fn run<I: Isa>(self, isa: I) -> usize {
+        walk(self.html, self.at, self.found, isa)
     }
 }
 
@@ -60,7 +80,8 @@ pub fn nested_marks(
 /// it (its byte range and cue). Returns where the element ends ([`end_at`]),
 /// the end of the page when it is never closed, or past the tag at `at`
 /// when that opens no weak furniture (then nothing is found).
-fn walk(html: &[u8], at: usize, mut found: impl FnMut(usize, usize, Cue)) -> usize {
+#[inline(always)]
+fn walk<I: Isa>(html: &[u8], at: usize, mut found: impl FnMut(usize, usize, Cue), isa: I) -> usize {
     let mut outer = Tracker::default();
     // Each level's tracker and where its open furniture starts.
     let mut levels = [(Tracker::default(), 0usize); LEVELS];
@@ -70,7 +91,7 @@ fn walk(html: &[u8], at: usize, mut found: impl FnMut(usize, usize, Cue)) -> usi
         .and_then(|t| memchr(b'<', t))
         .map(|i| pos + i)
     {
-        let Some(tag) = tags::parse(html, lt, Cleaning::Furniture) else {
+        let Some(tag) = tags::parse(html, lt, Cleaning::Furniture, isa) else {
             pos = lt + 1;
             continue;
         };
@@ -144,7 +165,7 @@ fn close(levels: &mut [(Tracker, usize)], end: usize, found: &mut impl FnMut(usi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::density::kernel::BlockCounter;
+    use crate::density::kernel::{Baseline, BlockCounter};
     use crate::density::{LinkRule, Rules};
 
     /// The text of the lines of `html` with each nested cue found, in order.
@@ -154,7 +175,7 @@ mod tests {
             links: LinkRule::Keep,
             cleaning: Cleaning::Furniture,
         };
-        crate::density::scan::scan(html.as_bytes(), rules, &BlockCounter, &mut lines);
+        crate::density::scan::scan(html.as_bytes(), rules, &BlockCounter(Baseline), &mut lines);
         let mut cues = vec![None; lines.len()];
         nested_marks(html.as_bytes(), &lines, 0..=lines.len(), |i, cue| {
             if let Some(c) = cues.get_mut(i) {

@@ -9,6 +9,7 @@
 //! would otherwise turn the rest of the value into page text.
 
 use super::cleaning::Cleaning;
+use super::kernel::{Isa, Task};
 use super::names::{self, Key, Table, WINDOW};
 use memchr::{memchr, memchr3, memmem::Finder};
 use std::sync::LazyLock;
@@ -116,10 +117,11 @@ pub enum Markup {
     },
 }
 
-/// Parses the markup at `html[at]`, which must be `<`. Returns `None` when
-/// the `<` does not start markup (e.g. `a < b`): it is then text.
+/// Parses the markup at `html[at]`, which must be `<`, with `isa`'s
+/// kernels. Returns `None` when the `<` does not start markup (e.g.
+/// `a < b`): it is then text.
 #[inline(always)]
-pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
+pub fn parse<I: Isa>(html: &[u8], at: usize, cleaning: Cleaning, isa: I) -> Option<Tag> {
     let rest = html.get(at + 1..)?;
     let first = *rest.first()?;
     match first {
@@ -166,7 +168,7 @@ pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
         c if c.is_ascii_alphabetic() => {
             let read = read_name(rest);
             let name = rest.get(..read.len)?;
-            let end = open_tag_end(html, at + 1 + read.len);
+            let end = open_tag_end(html, at + 1 + read.len, isa);
             let attrs = html
                 .get(at + 1 + read.len..end)
                 .is_some_and(|a| a.len() > 1);
@@ -186,7 +188,9 @@ pub fn parse(html: &[u8], at: usize, cleaning: Cleaning) -> Option<Tag> {
                         },
                     })
                 }
-                TagClass::Skip(kind) if !self_closing => Some(skip_element(html, end, name, kind)),
+                TagClass::Skip(kind) if !self_closing => {
+                    Some(skip_element(html, end, name, kind, isa))
+                }
                 TagClass::Skip(_) => Some(Tag {
                     end,
                     markup: Markup::Dropped { title: None },
@@ -240,21 +244,29 @@ fn tag_end(html: &[u8], from: usize) -> usize {
 /// not end the tag. Almost always the first `>` does: the quotes before it
 /// pair up, which the search for it tells on the way. Otherwise the tag is
 /// walked value by value ([`quoted_tag_end`]).
-fn open_tag_end(html: &[u8], from: usize) -> usize {
+/// Out of line (always inlining it cost 2.5 %, PERF.md §5), once per
+/// instruction set ([`Isa::call`]).
+#[inline(always)]
+fn open_tag_end<I: Isa>(html: &[u8], from: usize, isa: I) -> usize {
+    /// [`open_tag_end_with`] as a task for [`Isa::call`].
+    struct OpenTagEnd<'h>(&'h [u8], usize);
+    impl Task for OpenTagEnd<'_> {
+        type Output = usize;
+        #[inline(always)]
+        fn run<I: Isa>(self, isa: I) -> usize {
+            open_tag_end_with(self.0, self.1, isa)
+        }
+    }
+    isa.call(OpenTagEnd(html, from))
+}
+
+/// [`open_tag_end`] with `isa`'s kernels.
+#[inline(always)]
+fn open_tag_end_with<I: Isa>(html: &[u8], from: usize, isa: I) -> usize {
     if html.get(from) == Some(&b'>') {
         return from + 1;
     }
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE2 is part of the x86_64 baseline; AVX2 is checked.
-    let found = unsafe {
-        if super::kernel::avx2::available() {
-            first_gt_avx2(html, from)
-        } else {
-            first_gt_sse2(html, from)
-        }
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let found = None;
+    let found = isa.first_gt(html, from);
     let (gt, paired) = found.unwrap_or_else(|| first_gt_scalar(html, from));
     if paired {
         gt.map_or(html.len(), |gt| gt + 1)
@@ -279,6 +291,7 @@ fn first_gt_scalar(html: &[u8], from: usize) -> (Option<usize>, bool) {
 /// the `>`, `"` and `'` bitmasks of a chunk of `N` bytes, and the parity of
 /// a count is the parity of the XOR of the chunks' masks. `None` when no `>`
 /// comes before the last `N` bytes of the page.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn first_gt_by<const N: usize>(
     html: &[u8],
@@ -304,7 +317,7 @@ fn first_gt_by<const N: usize>(
 /// their name).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
-fn first_gt_sse2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
+pub(super) fn first_gt_sse2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
     use super::kernel::sse2::splat;
     use std::arch::x86_64::*;
     first_gt_by::<32>(html, from, |chunk| {
@@ -325,7 +338,7 @@ fn first_gt_sse2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
 /// tags' attributes average 46 bytes).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn first_gt_avx2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
+pub(super) fn first_gt_avx2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
     use super::kernel::avx2::splat;
     use std::arch::x86_64::*;
     first_gt_by::<64>(html, from, |chunk| {
@@ -514,9 +527,32 @@ const NAMES: &[(&[u8], TagClass)] = {
 /// [`NAMES`] by key. The multiplier gives each name a slot of its own.
 static CLASSES: Table<TagClass, 256> = Table::new(NAMES, TagClass::Inline, 0x59f0_ff4f_677f_c435);
 
-/// Finds the end of a dropped element whose opening tag ends at `open_end`.
-fn skip_element(html: &[u8], open_end: usize, name: &[u8], kind: SkipKind) -> Tag {
-    match find_closing(html, open_end, name) {
+/// Finds the end of a dropped element whose opening tag ends at `open_end`;
+/// out of line, once per instruction set ([`Isa::call`]).
+#[inline(always)]
+fn skip_element<I: Isa>(html: &[u8], open_end: usize, name: &[u8], kind: SkipKind, isa: I) -> Tag {
+    /// [`skip_element_with`] as a task for [`Isa::call`].
+    struct SkipElement<'h, 'n>(&'h [u8], usize, &'n [u8], SkipKind);
+    impl Task for SkipElement<'_, '_> {
+        type Output = Tag;
+        #[inline(always)]
+        fn run<I: Isa>(self, isa: I) -> Tag {
+            skip_element_with(self.0, self.1, self.2, self.3, isa)
+        }
+    }
+    isa.call(SkipElement(html, open_end, name, kind))
+}
+
+/// [`skip_element`] with `isa`'s kernels.
+#[inline(always)]
+fn skip_element_with<I: Isa>(
+    html: &[u8],
+    open_end: usize,
+    name: &[u8],
+    kind: SkipKind,
+    isa: I,
+) -> Tag {
+    match find_closing(html, open_end, name, isa) {
         Some((close_start, close_end)) => {
             let title = (kind == SkipKind::Title).then_some((open_end, close_start));
             Tag {
@@ -538,10 +574,10 @@ fn skip_element(html: &[u8], open_end: usize, name: &[u8], kind: SkipKind) -> Ta
 
 /// The byte range of the first `</name…>` at or after `from` (ASCII
 /// case-insensitive).
-fn find_closing(html: &[u8], from: usize, name: &[u8]) -> Option<(usize, usize)> {
+fn find_closing<I: Isa>(html: &[u8], from: usize, name: &[u8], isa: I) -> Option<(usize, usize)> {
     let mut at = from;
     loop {
-        let start = next_closing_start(html, at)?;
+        let start = next_closing_start(html, at, isa)?;
         let after = html.get(start + 2..)?;
         let candidate = after.get(..name.len())?;
         let boundary = after
@@ -556,16 +592,11 @@ fn find_closing(html: &[u8], from: usize, name: &[u8]) -> Option<(usize, usize)>
 
 /// The first `</` at or after `at`.
 #[inline]
-fn next_closing_start(html: &[u8], at: usize) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    if super::kernel::avx2::available() {
-        // SAFETY: AVX2 is checked.
-        match unsafe { closing_start_avx2(html, at) } {
-            Ok(found) => return Some(found),
-            Err(past) => return closing_start_memmem(html, past),
-        }
+fn next_closing_start<I: Isa>(html: &[u8], at: usize, isa: I) -> Option<usize> {
+    match isa.closing_start(html, at) {
+        Ok(found) => Some(found),
+        Err(past) => closing_start_memmem(html, past),
     }
-    closing_start_memmem(html, at)
 }
 
 /// [`next_closing_start`] with `memmem`.
@@ -578,7 +609,7 @@ fn closing_start_memmem(html: &[u8], at: usize) -> Option<usize> {
 /// fewer than 65 bytes are left.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn closing_start_avx2(html: &[u8], mut at: usize) -> Result<usize, usize> {
+pub(super) fn closing_start_avx2(html: &[u8], mut at: usize) -> Result<usize, usize> {
     use super::kernel::avx2::splat;
     use std::arch::x86_64::*;
     while let Some(bytes) = html.get(at..).and_then(|rest| rest.first_chunk::<65>()) {
@@ -616,6 +647,7 @@ fn classify(key: Key) -> TagClass {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::density::kernel::{for_each_isa, Baseline};
     use proptest::prelude::*;
 
     proptest! {
@@ -623,7 +655,6 @@ mod tests {
         fn closing_tag_search_equals_memmem(html in "([a</ ]|</|</script|</SCRIPT>|<scripts>|[b-z]{1,40}){0,60}", from in 0usize..300) {
             let html = html.as_bytes();
             let first = html.get(from..).and_then(|hay| CLOSING_TAG.find(hay)).map(|i| from + i);
-            prop_assert_eq!(next_closing_start(html, from), first);
             let reference = html.get(from..).and_then(|hay| {
                 CLOSING_TAG.find_iter(hay).find_map(|i| {
                     let start = from + i;
@@ -633,7 +664,10 @@ mod tests {
                     (candidate.eq_ignore_ascii_case(b"script") && boundary).then(|| (start, tag_end(html, start)))
                 })
             });
-            prop_assert_eq!(find_closing(html, from, b"script"), reference);
+            for_each_isa!(|isa| {
+                prop_assert_eq!(next_closing_start(html, from, isa), first);
+                prop_assert_eq!(find_closing(html, from, b"script", isa), reference);
+            });
         }
 
         #[cfg(target_arch = "x86_64")]
@@ -641,16 +675,12 @@ mod tests {
         fn gt_search_equals_scalar(html in "[a=\"' ]{0,150}[a=>\"' ]{0,50}", from in 0usize..200) {
             let html = html.as_bytes();
             let scalar = first_gt_scalar(html, from);
-            // SAFETY: SSE2 is part of the x86_64 baseline.
-            if let Some(found) = unsafe { first_gt_sse2(html, from) } {
-                prop_assert_eq!(found, scalar);
-            }
-            if crate::density::kernel::avx2::available() {
-                // SAFETY: AVX2 is checked.
-                if let Some(found) = unsafe { first_gt_avx2(html, from) } {
+            for_each_isa!(|isa| {
+                if let Some(found) = isa.first_gt(html, from) {
                     prop_assert_eq!(found, scalar);
                 }
-            }
+                prop_assert_eq!(open_tag_end(html, from, isa), open_tag_end(html, from, Baseline));
+            });
         }
 
         #[test]
@@ -685,7 +715,7 @@ mod tests {
     }
 
     fn element(html: &str) -> (TagClass, bool, bool, usize) {
-        match parse(html.as_bytes(), 0, Cleaning::Papers) {
+        match parse(html.as_bytes(), 0, Cleaning::Papers, Baseline) {
             Some(Tag {
                 end,
                 markup:
@@ -702,7 +732,7 @@ mod tests {
 
     #[test]
     fn start_and_end_tags_pair_by_name_in_any_case() {
-        let name = |html: &str| match parse(html.as_bytes(), 0, Cleaning::Papers) {
+        let name = |html: &str| match parse(html.as_bytes(), 0, Cleaning::Papers, Baseline) {
             Some(Tag {
                 markup: Markup::Element { name, .. },
                 ..
@@ -750,16 +780,16 @@ mod tests {
 
     #[test]
     fn text_lt_is_not_markup() {
-        assert_eq!(parse(b"< b", 0, Cleaning::Papers), None);
-        assert_eq!(parse(b"<", 0, Cleaning::Papers), None);
-        assert_eq!(parse(b"</ x", 0, Cleaning::Papers), None);
+        assert_eq!(parse(b"< b", 0, Cleaning::Papers, Baseline), None);
+        assert_eq!(parse(b"<", 0, Cleaning::Papers, Baseline), None);
+        assert_eq!(parse(b"</ x", 0, Cleaning::Papers, Baseline), None);
     }
 
     #[test]
     fn drops_scripts_comments_and_finds_title() {
         let html = b"<script>if (a</b) x='</scriptx>'</SCRIPT>after";
         assert_eq!(
-            parse(html, 0, Cleaning::Papers),
+            parse(html, 0, Cleaning::Papers, Baseline),
             Some(Tag {
                 end: 41,
                 markup: Markup::Dropped { title: None }
@@ -767,7 +797,7 @@ mod tests {
         );
         let html = b"<!-- a <p> -->x";
         assert_eq!(
-            parse(html, 0, Cleaning::Papers),
+            parse(html, 0, Cleaning::Papers, Baseline),
             Some(Tag {
                 end: 14,
                 markup: Markup::Dropped { title: None }
@@ -776,7 +806,7 @@ mod tests {
         let html = b"<title>T &amp; U</title>rest";
         let title = Some((7, 16));
         assert_eq!(
-            parse(html, 0, Cleaning::Papers),
+            parse(html, 0, Cleaning::Papers, Baseline),
             Some(Tag {
                 end: 24,
                 markup: Markup::Dropped { title }
@@ -787,9 +817,12 @@ mod tests {
     #[test]
     fn math_is_dropped_by_the_papers_cleaning_only() {
         let html = b"<math><mi>x</mi><mo>=</mo><mn>2</mn></math> after";
-        assert_eq!(parse(html, 0, Cleaning::Papers).map(|t| t.end), Some(43));
         assert_eq!(
-            parse(html, 0, Cleaning::Furniture).map(|t| t.markup),
+            parse(html, 0, Cleaning::Papers, Baseline).map(|t| t.end),
+            Some(43)
+        );
+        assert_eq!(
+            parse(html, 0, Cleaning::Furniture, Baseline).map(|t| t.markup),
             Some(Markup::Element {
                 class: TagClass::Inline,
                 name: names::fold(read_name(b"math").key),
@@ -800,7 +833,7 @@ mod tests {
         // Its TeX annotation is never shown.
         let tex = b"<annotation encoding=\"application/x-tex\">x=2</annotation>y";
         assert_eq!(
-            parse(tex, 0, Cleaning::Furniture),
+            parse(tex, 0, Cleaning::Furniture, Baseline),
             Some(Tag {
                 end: tex.len() - 1,
                 markup: Markup::Dropped { title: None }
@@ -812,22 +845,22 @@ mod tests {
     fn unclosed_elements_are_bounded() {
         // An unclosed script runs to the end, as in browsers.
         assert_eq!(
-            parse(b"<script>x", 0, Cleaning::Papers).map(|t| t.end),
+            parse(b"<script>x", 0, Cleaning::Papers, Baseline).map(|t| t.end),
             Some(9)
         );
         // An unclosed svg drops only its tag.
         assert_eq!(
-            parse(b"<svg>x<p>y", 0, Cleaning::Papers).map(|t| t.end),
+            parse(b"<svg>x<p>y", 0, Cleaning::Papers, Baseline).map(|t| t.end),
             Some(5)
         );
         // An unclosed comment runs to the end.
         assert_eq!(
-            parse(b"<!-- x", 0, Cleaning::Papers).map(|t| t.end),
+            parse(b"<!-- x", 0, Cleaning::Papers, Baseline).map(|t| t.end),
             Some(6)
         );
         // A tag without `>` runs to the end.
         assert_eq!(
-            parse(b"<p class", 0, Cleaning::Papers).map(|t| t.end),
+            parse(b"<p class", 0, Cleaning::Papers, Baseline).map(|t| t.end),
             Some(8)
         );
     }

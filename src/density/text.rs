@@ -7,7 +7,7 @@
 //! turned into newlines and table cells into spaces, so the output reads as
 //! paragraphs.
 
-use super::kernel::{BlockCounter, TextCounter};
+use super::kernel::{self, BlockCounter, Isa, TextCounter};
 use super::scan::{LinkRule, Rules};
 use super::tags::{self, Markup, TagClass};
 use memchr::memchr;
@@ -100,8 +100,50 @@ impl<'a> TextSink<'a> {
     }
 
     /// Appends the text of `html[start..end]` read with the counting pass's
-    /// `rules` (Filter 1 leaves anchor text out).
+    /// `rules` (Filter 1 leaves anchor text out), with the kernels this CPU
+    /// runs best ([`kernel::dispatch`]).
     pub fn append_html(&mut self, html: &str, start: usize, end: usize, rules: Rules) {
+        /// The walk as a task for [`kernel::dispatch`].
+        struct Append<'s, 'a, 'h> {
+            sink: &'s mut TextSink<'a>,
+            html: &'h str,
+            start: usize,
+            end: usize,
+            rules: Rules,
+        }
+        impl kernel::Task for Append<'_, '_, '_> {
+            type Output = ();
+            #[inline(always)]
+            fn run<I: Isa>(self, isa: I) {
+                let Append {
+                    sink,
+                    html,
+                    start,
+                    end,
+                    rules,
+                } = self;
+                sink.append_html_with(html, start, end, rules, isa);
+            }
+        }
+        kernel::dispatch(Append {
+            sink: self,
+            html,
+            start,
+            end,
+            rules,
+        });
+    }
+
+    /// [`Self::append_html`] with `isa`'s kernels.
+    #[inline(always)]
+    fn append_html_with<I: Isa>(
+        &mut self,
+        html: &str,
+        start: usize,
+        end: usize,
+        rules: Rules,
+        isa: I,
+    ) {
         let bytes = html.as_bytes();
         let end = end.min(bytes.len());
         let drop_links = rules.links == LinkRule::DropLinks;
@@ -110,14 +152,14 @@ impl<'a> TextSink<'a> {
         while pos < end {
             // The next `<` found as the counting pass finds it: the
             // kernel's block masks, 64 bytes a step from `pos`.
-            let next = BlockCounter.text_run(bytes, pos).end.min(end);
+            let next = BlockCounter(isa).text_run(bytes, pos).end.min(end);
             if !in_link {
                 self.append_text(html.get(pos..next).unwrap_or_default());
             }
             if next >= end {
                 break;
             }
-            let Some(tag) = tags::parse(bytes, next, rules.cleaning) else {
+            let Some(tag) = tags::parse(bytes, next, rules.cleaning, isa) else {
                 if !in_link {
                     self.append_text("<");
                 }
