@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import logging
+import os
 import sys
 from typing import Iterable, Iterator
 
@@ -171,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from pyspark.sql import SparkSession
 
+    if (args.master or "").startswith("local"):
+        # Local executors are this machine's Python processes: the interpreter
+        # running this job has dana installed, a bare `python3` may not.
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     builder = SparkSession.builder.appName("dana")
     if args.master:

@@ -16,7 +16,7 @@ from datatrove.pipeline.writers import JsonlWriter  # noqa: E402
 import dana  # noqa: E402
 from dana.datatrove import DanaExtractor, DanaWarcReader  # noqa: E402
 
-WARC = "cc_whirlwind.warc.gz"
+WARC = "dolma_sample-0000.warc.gz"
 
 
 def written(folder) -> list[dict]:

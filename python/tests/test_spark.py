@@ -52,7 +52,9 @@ def test_spark_job_equals_the_cli(tmp_path, paths_file, expected):
     assert [key(r) for r in rows] == [key(r) for r in expected]
     for got, want in zip(rows, expected):
         assert {k: got.get(k) for k in want} == want
-    counters = dict(item.split("=") for item in done.stderr.strip().splitlines()[-1].split())
+    summary = [line for line in done.stderr.splitlines() if line.startswith("files=")]
+    assert summary, done.stderr[-3000:]
+    counters = dict(item.split("=") for item in summary[-1].split())
     # the missing file and the LZ4 file cannot be read
     assert int(counters["files_failed"]) == 2, done.stderr[-2000:]
     assert int(counters["extracted"]) == len(expected)
@@ -72,8 +74,11 @@ def test_columns_are_the_cli_parquet_columns(tmp_path, run_cli, shared):
 
 
 def test_a_retried_or_repartitioned_job_gives_the_same_rows(tmp_path, paths_file):
+    import os
+
     from pyspark.sql import SparkSession
 
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     spark = SparkSession.builder.master("local[2]").appName("dana-test").getOrCreate()
     try:
         sources = dspark.read_paths(str(paths_file))

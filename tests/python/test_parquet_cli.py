@@ -2,7 +2,7 @@
 
 The binary is $DANA_BIN, else target/release/dana, else target/debug/dana
 (build it first: `cargo build --release`). pyarrow is pinned in
-tests/python/requirements.txt.
+.ci/python-constraints.txt (installed from python/requirements-test.txt).
 """
 
 import json
