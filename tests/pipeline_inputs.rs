@@ -1,7 +1,7 @@
 //! `pipeline::run_inputs` over byte streams gives what `run` gives over the
 //! same files, and `Progress::stop` ends a run early.
 
-use dana::output::{Compression, Format, Formatter};
+use dana::output::{Compression, Format, Formatter, Rendered};
 use dana::pipeline::{self, FileStats, Input, Options, Progress, Sink};
 use dana::Algorithm;
 use std::io::Read;
@@ -18,8 +18,16 @@ impl Sink for Collect {
     fn sequential(&self) -> bool {
         true
     }
-    fn write(&mut self, _file: usize, bytes: &[u8]) -> std::io::Result<()> {
-        self.0.extend_from_slice(bytes);
+    fn write(&mut self, _file: usize, page: Rendered) -> std::io::Result<()> {
+        match page {
+            Rendered::Bytes(bytes) => self.0.extend_from_slice(&bytes),
+            Rendered::Row(row) => {
+                return Err(std::io::Error::other(format!(
+                    "a JSONL run sent a row ({})",
+                    row.url
+                )))
+            }
+        }
         Ok(())
     }
     fn finish(&mut self, _file: usize, _stats: &FileStats) -> std::io::Result<Option<PathBuf>> {
