@@ -11,7 +11,9 @@
 //!   (zero-copy), HTTP payloads, the parallel ordered pipeline, and JSONL /
 //!   WET / text outputs;
 //! - [`eval`]: the word-level LCS metric of the papers and the evaluation
-//!   runner.
+//!   runner;
+//! - [`signals`]: language, quality signals and filters (Gopher, C4,
+//!   FineWeb) and duplicate keys of an extracted text.
 
 pub mod algorithms;
 pub mod charset;
@@ -20,6 +22,7 @@ pub mod eval;
 pub mod http;
 pub mod output;
 pub mod pipeline;
+pub mod signals;
 pub mod warc;
 
 pub use algorithms::{Algorithm, Extraction, Extractor};
