@@ -195,7 +195,10 @@ mod tests {
 
     #[test]
     fn citations_removed_like_the_regex() {
-        assert_eq!(remove_citations("a[1] b[] c[edit] d[citation needed]."), "a b c d.");
+        assert_eq!(
+            remove_citations("a[1] b[] c[edit] d[citation needed]."),
+            "a b c d."
+        );
         assert_eq!(remove_citations("keep [x] and [12"), "keep [x] and [12");
     }
 

@@ -197,7 +197,10 @@ mod tests {
 
     #[test]
     fn simplify_folds_case_digits_punctuation_space_and_accents() {
-        assert_eq!(simple("  Héllo, WORLD!\n\n3.14 and 2024 — ok  "), "hello world 0 and 0 ok");
+        assert_eq!(
+            simple("  Héllo, WORLD!\n\n3.14 and 2024 — ok  "),
+            "hello world 0 and 0 ok"
+        );
         assert_eq!(simple("a1,2,3b"), "a0,0b".replace(',', " "));
         assert_eq!(simple(""), "");
         assert_eq!(simple("..."), "");
@@ -222,10 +225,23 @@ mod tests {
         edited[100] = "changed".into();
         let x = minhash(&base, &mut buf).unwrap();
         let y = minhash(&edited.join(" "), &mut buf).unwrap();
-        let z = minhash(&words[..100].iter().rev().cloned().collect::<Vec<_>>().join(" "), &mut buf).unwrap();
+        let z = minhash(
+            &words[..100]
+                .iter()
+                .rev()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" "),
+            &mut buf,
+        )
+        .unwrap();
         assert_eq!(x.len(), BUCKETS * HASHES_PER_BUCKET);
         let same = |p: &[u64], q: &[u64]| p.iter().zip(q).filter(|(a, b)| a == b).count();
-        assert!(same(&x, &y) > 80, "one word of 200 changed: {}", same(&x, &y));
+        assert!(
+            same(&x, &y) > 80,
+            "one word of 200 changed: {}",
+            same(&x, &y)
+        );
         assert!(same(&x, &z) < 20, "different shingles: {}", same(&x, &z));
         assert!(x.iter().all(|&v| v < MERSENNE_PRIME));
     }

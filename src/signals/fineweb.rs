@@ -48,7 +48,11 @@ pub(crate) fn signals(text: &str, words_in_text: usize, seen: &mut HashedSet) ->
     let (mut n, mut punct, mut short) = (0usize, 0usize, 0usize);
     for line in lines() {
         n += 1;
-        if line.chars().next_back().is_some_and(|c| terminal.contains(c)) {
+        if line
+            .chars()
+            .next_back()
+            .is_some_and(|c| terminal.contains(c))
+        {
             punct += 1;
         }
         if line.len() <= SHORT_LINE_LENGTH || words::char_len(line) <= SHORT_LINE_LENGTH {

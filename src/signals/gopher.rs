@@ -295,7 +295,10 @@ pub(crate) fn repetition_signals(
             if scratch.seen.insert(scratch.grams[i]) {
                 i += 1;
             } else {
-                repeated += tokens[i..i + n].iter().map(|t| t.chars as usize).sum::<usize>();
+                repeated += tokens[i..i + n]
+                    .iter()
+                    .map(|t| t.chars as usize)
+                    .sum::<usize>();
                 i += n;
             }
         }

@@ -9,7 +9,9 @@
 //! spaCy), and adds the two spaCy rules that change counts on English text:
 //! a run of full stops (`...`) is one token, and the clitics `n't`, `'s`,
 //! `'m`, `'d`, `'re`, `'ve`, `'ll` are split off their word (`don't` → `do`
-//! `n't`). Scripts written without spaces follow UAX #29: every Han
+//! `n't`); a joint UAX #29 breaks and spaCy keeps is glued back (`GLP-1`,
+//! `5–10`, `and/or`, the final stop of `U.S.`, `e.g.`, `J.`; see
+//! `Words::glue`). Scripts written without spaces follow UAX #29: every Han
 //! ideograph and every kana is a word of its own (datatrove segments Chinese
 //! with jieba and Japanese with SudachiPy, which give words of one to three
 //! characters); Thai, Lao, Khmer and Burmese runs stay whole, as UAX #29 has
@@ -95,14 +97,16 @@ fn search(ranges: &[(u32, u32)], c: u32) -> bool {
 
 /// datatrove's `PUNCTUATION` string (`datatrove/utils/text.py`), without its
 /// control characters, which [`punctuation`] adds as ranges.
-const DATATROVE_PUNCTUATION: &str = "!/—”:％１〈&(、━\\【#%「」，】；+^]~“《„';’{|∶´[=-`*．（–？！：$～«〉,><》)?）。…@_.\"}►»";
+const DATATROVE_PUNCTUATION: &str =
+    "!/—”:％１〈&(、━\\【#%「」，】；+^]~“《„';’{|∶´[=-`*．（–？！：$～«〉,><》)?）。…@_.\"}►»";
 
 /// Sentence-ending punctuation: Unicode's `Sentence_Terminal` property plus
 /// three Khmer signs, which is datatrove's `TERMINAL_PUNCTUATION` (FineWeb's
 /// `stop_chars`) as of Unicode 14; spaCy's sentencizer uses a subset of it.
 pub(crate) fn terminal() -> &'static CharClass {
     static CLASS: OnceLock<CharClass> = OnceLock::new();
-    CLASS.get_or_init(|| CharClass::from_pattern(r"[\p{Sentence_Terminal}\x{17D6}\x{17D9}\x{17DA}]"))
+    CLASS
+        .get_or_init(|| CharClass::from_pattern(r"[\p{Sentence_Terminal}\x{17D6}\x{17D9}\x{17DA}]"))
 }
 
 /// datatrove's `PUNCTUATION_SET`: its `PUNCTUATION` string, the control
@@ -244,6 +248,8 @@ impl<'a> Iterator for Words<'a> {
                 }
                 return Some(&self.text[start..end]);
             }
+            let end = self.glue(start, start + segment.len());
+            let segment = &self.text[start..end];
             if segment.len() > 3 && (segment.contains('\'') || segment.contains('\u{2019}')) {
                 if let Some(split) = clitic_split(segment) {
                     self.pending = Some(&segment[split..]);
@@ -251,6 +257,62 @@ impl<'a> Iterator for Words<'a> {
                 }
             }
             return Some(segment);
+        }
+    }
+}
+
+impl Words<'_> {
+    /// Extends a token ending at `end` over the joints spaCy does not split
+    /// and UAX #29 does: a hyphen, dash, slash, colon, full stop or comma
+    /// between a letter or digit and a digit (`GLP-1`, `5–10`, `mg/23`,
+    /// `10.1155/2024`), and a slash between letters (`and/or`); but not
+    /// `-` between digits, which spaCy splits (`2019-2020`). Returns the new end.
+    fn glue(&mut self, start: usize, mut end: usize) -> usize {
+        loop {
+            let Some(left) = self.text[..end].chars().next_back() else {
+                return end;
+            };
+            if !left.is_alphanumeric() {
+                return end;
+            }
+            let mut ahead = self.segments.clone();
+            let Some((joint_at, joint)) = ahead.next() else {
+                return end;
+            };
+            // An abbreviation's last full stop (`U.S.`, `e.g.`, `J.`), not
+            // an ellipsis: spaCy keeps it in the token.
+            if joint == "." && joint_at == end {
+                let word = &self.text[start..end];
+                let ellipsis = matches!(ahead.clone().next(), Some((at, ".")) if at == end + 1);
+                let mut letters = word.chars();
+                let single_letter =
+                    letters.next().is_some_and(char::is_alphabetic) && letters.next().is_none();
+                if !ellipsis && (single_letter || (word.contains('.') && !word.ends_with('.'))) {
+                    self.segments.next();
+                    return end + 1;
+                }
+            }
+            let Some((right_at, right)) = ahead.next() else {
+                return end;
+            };
+            if joint_at != end || right_at != end + joint.len() {
+                return end;
+            }
+            let Some(first) = right.chars().next() else {
+                return end;
+            };
+            let glued = match joint {
+                "-" => first.is_ascii_digit() && !left.is_ascii_digit(),
+                "–" | "—" | ":" | "." | "," => first.is_ascii_digit(),
+                "/" => first.is_alphanumeric(),
+                _ => false,
+            };
+            if !glued {
+                return end;
+            }
+            self.segments.next();
+            self.segments.next();
+            end = right_at + right.len();
         }
     }
 }
@@ -345,6 +407,13 @@ mod tests {
         assert_eq!(
             all("Hello, world... It's 3.5 km — don't!"),
             ["Hello", ",", "world", "...", "It", "'s", "3.5", "km", "—", "do", "n't", "!"]
+        );
+        assert_eq!(
+            all("GLP-1s, 5–10 mg/23 and/or 2019-2020 (e-mail)"),
+            [
+                "GLP-1s", ",", "5–10", "mg/23", "and/or", "2019", "-", "2020", "(", "e", "-",
+                "mail", ")"
+            ]
         );
     }
 

@@ -17,6 +17,7 @@ import json
 import os
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import pycld2
@@ -113,6 +114,7 @@ def test_filters_agree_with_datatrove(pages):
     agree = collections.Counter()
     differ = collections.defaultdict(collections.Counter)
     failed = collections.Counter()
+    start = time.process_time()
     for page in english:
         for name, flt in filters.items():
             theirs = decision(flt.filter(Document(text=page["text"], id=page["path"])))
@@ -122,7 +124,10 @@ def test_filters_agree_with_datatrove(pages):
                 agree[name] += 1
             else:
                 differ[name][(ours, theirs)] += 1
-    print(f"\nfilter decisions on {len(english)} English pages, dana vs datatrove 0.10.1")
+    seconds = time.process_time() - start
+    mb = sum(len(p["text"].encode()) for p in english) / 1e6
+    print(f"\ndatatrove's four filters: {mb:.1f} MB of text in {seconds:.1f} s CPU, {mb / seconds:.2f} MB/s")
+    print(f"filter decisions on {len(english)} English pages, dana vs datatrove 0.10.1")
     print(f"{'rule set':<18} {'agree':>7} {'datatrove drops':>16}  disagreements (dana, datatrove): pages")
     for name in SETS:
         share = agree[name] / len(english)
