@@ -16,8 +16,9 @@
 //!   `content_getter` returns; `xxhash.xxh64_intdigest(simplify_text(text))`
 //!   reproduces dana's key in Python.)
 //! - The MinHash signature follows `MinhashDedupSignature` with the default
-//!   `MinhashConfig`: the normalised text's words (split at spaces: it holds
-//!   no punctuation, where spaCy splits as whitespace does), 5-word shingles
+//!   `MinhashConfig`: the normalised text's words ([`words::words`], with a
+//!   unit split off a number as spaCy does; spaCy's other English exceptions,
+//!   such as `cannot` → `can` `not`, are not reproduced), 5-word shingles
 //!   joined by a space and hashed with xxHash64, 14 buckets × 8 hashes of the
 //!   universal hash `(shingle * a + b) mod (2^61 - 1)` (64-bit wrapping
 //!   product, as numpy computes it) with `a`, `b` drawn by numpy's legacy
@@ -40,6 +41,14 @@ pub const HASHES_PER_BUCKET: usize = 8;
 pub const SEED: u32 = 1;
 const HASHES: usize = BUCKETS * HASHES_PER_BUCKET;
 const MERSENNE_PRIME: u64 = (1 << 61) - 1;
+
+/// The units spaCy's English tokenizer splits off a number (the ASCII and
+/// Latin ones of its `UNITS` list, lowercase as in a normalised text).
+const UNITS: [&str; 35] = [
+    "km", "km²", "km³", "m", "m²", "m³", "dm", "dm²", "dm³", "cm", "cm²", "cm³", "mm", "mm²",
+    "mm³", "ha", "µm", "nm", "yd", "in", "ft", "kg", "g", "mg", "µg", "t", "lb", "oz", "kmh",
+    "mph", "mbar", "mb", "kb", "gb", "tb",
+];
 
 /// The decimal separators `NUMBERS_PATTERN` allows inside a number.
 const DECIMAL_SEPARATORS: [char; 7] = ['.', ',', '،', '٫', '⎖', '⎗', '⎘'];
@@ -158,7 +167,17 @@ pub fn minhash(simplified: &str, shingle: &mut String) -> Option<Vec<u64>> {
     // Byte offsets of the words' starts and ends.
     let mut window: std::collections::VecDeque<&str> =
         std::collections::VecDeque::with_capacity(SHINGLE_WORDS);
-    for word in simplified.split(' ').filter(|w| !w.is_empty()) {
+    let split_units = words::words(simplified).flat_map(|word| {
+        // spaCy splits a unit off the number before it (`0km` -> `0` `km`).
+        let unit = word.strip_prefix('0').filter(|rest| UNITS.contains(rest));
+        match unit {
+            Some(unit) => [Some(&word[..1]), Some(unit)],
+            None => [Some(word), None],
+        }
+        .into_iter()
+        .flatten()
+    });
+    for word in split_units {
         if window.len() == SHINGLE_WORDS {
             window.pop_front();
         }
