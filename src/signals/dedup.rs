@@ -16,9 +16,10 @@
 //!   `content_getter` returns; `xxhash.xxh64_intdigest(simplify_text(text))`
 //!   reproduces dana's key in Python.)
 //! - The MinHash signature follows `MinhashDedupSignature` with the default
-//!   `MinhashConfig`: the normalised text's words ([`words::words`], with a
-//!   unit split off a number as spaCy does; spaCy's other English exceptions,
-//!   such as `cannot` → `can` `not`, are not reproduced), 5-word shingles
+//!   `MinhashConfig`: the normalised text's words as spaCy's English
+//!   tokenizer splits them (space-separated, symbols apart, a unit split off
+//!   a number; its other English exceptions, such as `cannot` → `can` `not`,
+//!   are not reproduced), 5-word shingles
 //!   joined by a space and hashed with xxHash64, 14 buckets × 8 hashes of the
 //!   universal hash `(shingle * a + b) mod (2^61 - 1)` (64-bit wrapping
 //!   product, as numpy computes it) with `a`, `b` drawn by numpy's legacy
@@ -157,6 +158,32 @@ fn parameters() -> &'static ([u64; HASHES], [u64; HASHES]) {
     })
 }
 
+/// The words spaCy's English tokenizer finds in a normalised text (which
+/// has no punctuation left): the space-separated chunks, with every
+/// character that is neither a letter nor a digit (`★`, `®`, `£`, `‘`) a
+/// token of its own. A run of Han or kana stays one word, as in spaCy's
+/// English tokenizer (unlike [`words::words`]).
+fn shingle_words(simplified: &str) -> impl Iterator<Item = &str> {
+    simplified
+        .split(' ')
+        .filter(|chunk| !chunk.is_empty())
+        .flat_map(|chunk| {
+            let mut rest = chunk;
+            std::iter::from_fn(move || {
+                let first = rest.chars().next()?;
+                let end = if first.is_alphanumeric() {
+                    rest.find(|c: char| !c.is_alphanumeric())
+                        .unwrap_or(rest.len())
+                } else {
+                    first.len_utf8()
+                };
+                let (word, tail) = rest.split_at(end);
+                rest = tail;
+                Some(word)
+            })
+        })
+}
+
 /// The MinHash signature (14 × 8 values, bucket by bucket) of a normalised
 /// text, or `None` when it has fewer than 5 words. `shingle` is a reusable
 /// buffer.
@@ -167,7 +194,7 @@ pub fn minhash(simplified: &str, shingle: &mut String) -> Option<Vec<u64>> {
     // Byte offsets of the words' starts and ends.
     let mut window: std::collections::VecDeque<&str> =
         std::collections::VecDeque::with_capacity(SHINGLE_WORDS);
-    let split_units = words::words(simplified).flat_map(|word| {
+    let split_units = shingle_words(simplified).flat_map(|word| {
         // spaCy splits a unit off the number before it (`0km` -> `0` `km`).
         let unit = word.strip_prefix('0').filter(|rest| UNITS.contains(rest));
         match unit {
@@ -223,6 +250,12 @@ mod tests {
         assert_eq!(simple("a1,2,3b"), "a0,0b".replace(',', " "));
         assert_eq!(simple(""), "");
         assert_eq!(simple("..."), "");
+    }
+
+    #[test]
+    fn shingle_words_split_symbols_but_not_han_runs() {
+        let words: Vec<&str> = shingle_words("北京市 ★★ £0 0km ok").collect();
+        assert_eq!(words, ["北京市", "★", "★", "£", "0", "0km", "ok"]);
     }
 
     #[test]
