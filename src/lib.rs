@@ -12,7 +12,9 @@
 //!   WET / text outputs;
 //! - [`remote`]: `http(s)://` inputs, streamed, resumed with `Range` requests;
 //! - [`eval`]: the word-level LCS metric of the papers and the evaluation
-//!   runner.
+//!   runner;
+//! - [`signals`]: language, quality signals and filters (Gopher, C4,
+//!   FineWeb) and duplicate keys of an extracted text.
 
 pub mod algorithms;
 pub mod charset;
@@ -22,6 +24,7 @@ pub mod http;
 pub mod output;
 pub mod pipeline;
 pub mod remote;
+pub mod signals;
 pub mod warc;
 
 pub use algorithms::{Algorithm, Extraction, Extractor};

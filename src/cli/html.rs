@@ -22,6 +22,16 @@ pub struct Args {
     /// line and region counts, selected line range) instead of plain text.
     #[arg(long)]
     json: bool,
+    /// With --json: add the quality signals (`signals`), the Gopher, C4 and
+    /// FineWeb decisions (`filters`: per rule set null or the first rule
+    /// failed) and the exact-duplicate key (`exact_key`). `lang` and
+    /// `lang_score` are always there.
+    #[arg(long, requires = "json")]
+    signals: bool,
+    /// With --json: add the MinHash signature (`minhash`, 14 bands x 8
+    /// 64-bit values, datatrove's defaults).
+    #[arg(long, requires = "json")]
+    minhash: bool,
 }
 
 /// A file's output as one JSON object.
@@ -37,10 +47,16 @@ struct JsonPage<'a> {
     regions: usize,
     selected_lines: Option<(usize, usize)>,
     selected_regions: Option<(usize, usize)>,
+    #[serde(flatten)]
+    analysis: dana::signals::Analysis,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut extractor = Extractor::new(args.algorithm).with_gap(args.gap);
+    let mut analyser = dana::signals::Analyser::new(dana::signals::Config {
+        signals: args.signals,
+        minhash: args.minhash,
+    });
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut failed = 0;
@@ -66,6 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 regions: page.regions,
                 selected_lines: page.selection.map(|s| s.lines),
                 selected_regions: page.selection.map(|s| s.regions),
+                analysis: analyser.analyse(page.text),
             };
             // As an io::Error, so that a closed stdout is recognised.
             serde_json::to_writer(&mut out, &json).map_err(io::Error::from)?;

@@ -1,0 +1,119 @@
+//! Speed of `dana::signals` against extraction, on one core.
+//!
+//! Extracts every page of the given dataset directories (default: the shared
+//! datasets) with the default algorithm, then times, over the extracted
+//! texts: language id alone, `--signals` (rules + exact key, language
+//! included) and `--signals --minhash`. Prints MB/s of text and the time as
+//! a share of extraction time.
+//!
+//! cargo run --release --example signals_speed [-- DATASET_DIR... ]
+
+use dana::signals::{lang, Analyser, Config};
+use dana::{Algorithm, Extractor};
+use std::io::Read;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+const ROUNDS: usize = 3;
+
+fn main() -> anyhow::Result<()> {
+    let mut dirs: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    if dirs.is_empty() {
+        let shared = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets"));
+        for entry in std::fs::read_dir(&shared)? {
+            dirs.push(entry?.path());
+        }
+        dirs.sort();
+    }
+    let mut pages = Vec::new();
+    for dir in &dirs {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("html"))?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()?;
+        files.sort();
+        for file in files {
+            let bytes = std::fs::read(&file)?;
+            let mut raw = Vec::new();
+            if bytes.starts_with(&[0x1f, 0x8b]) {
+                flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut raw)?;
+            } else {
+                raw = bytes;
+            }
+            pages.push(raw);
+        }
+    }
+    let html_bytes: usize = pages.iter().map(Vec::len).sum();
+    let mut extractor = Extractor::new(Algorithm::DEFAULT);
+    let mut texts = Vec::with_capacity(pages.len());
+    let mut extraction = Duration::MAX;
+    for round in 0..ROUNDS {
+        let start = Instant::now();
+        for page in &pages {
+            let text = extractor.extract(page, None).text;
+            if round == 0 {
+                texts.push(text.to_owned());
+            }
+        }
+        extraction = extraction.min(start.elapsed());
+    }
+    let text_bytes: usize = texts.iter().map(String::len).sum();
+    println!(
+        "{} pages, {:.1} MB HTML, {:.1} MB text; extraction {:.0} MB/s of HTML ({:.3} s)",
+        pages.len(),
+        html_bytes as f64 / 1e6,
+        text_bytes as f64 / 1e6,
+        html_bytes as f64 / 1e6 / extraction.as_secs_f64(),
+        extraction.as_secs_f64()
+    );
+    let modes: [(&str, Option<Config>); 4] = [
+        ("language id", None),
+        ("lang only (Analyser)", Some(Config::default())),
+        (
+            "--signals",
+            Some(Config {
+                signals: true,
+                minhash: false,
+            }),
+        ),
+        (
+            "--signals --minhash",
+            Some(Config {
+                signals: true,
+                minhash: true,
+            }),
+        ),
+    ];
+    println!(
+        "{:<22} {:>12} {:>20}",
+        "mode", "MB/s text", "% of extraction"
+    );
+    for (name, config) in modes {
+        let mut best = Duration::MAX;
+        let mut sink = 0usize;
+        for _ in 0..ROUNDS {
+            let start = Instant::now();
+            match config {
+                None => {
+                    for text in &texts {
+                        sink += lang::identify(text).map_or(0, |l| l.code.len());
+                    }
+                }
+                Some(config) => {
+                    let mut analyser = Analyser::new(config);
+                    for text in &texts {
+                        sink += analyser.analyse(text).lang.map_or(0, str::len);
+                    }
+                }
+            }
+            best = best.min(start.elapsed());
+        }
+        std::hint::black_box(sink);
+        println!(
+            "{:<22} {:>12.1} {:>19.1}%",
+            name,
+            text_bytes as f64 / 1e6 / best.as_secs_f64(),
+            100.0 * best.as_secs_f64() / extraction.as_secs_f64()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,211 @@
+//! C4's page rules (Raffel et al. 2020, "Exploring the Limits of Transfer
+//! Learning with a Unified Text-to-Text Transformer", §2.2), with the
+//! parameters and the order of datatrove's `C4QualityFilter` (datatrove
+//! 0.10.1, `pipeline/filters/c4_filters.py`, defaults `split_paragraph=True`):
+//!
+//! each line (`str.splitlines`, stripped) is dropped if a whitespace-separated
+//! word is over 1000 characters; Wikipedia-style citations (`[1]`, `[edit]`,
+//! `[citation needed]`) are removed; the line is dropped if it does not end
+//! in `.` `?` `!` `"` `'` or ends in `...`, or has fewer than 3 words. Then
+//! the page fails `lorem_ipsum` if the line contains "lorem ipsum"; the line
+//! is dropped if it mentions "javascript"; the page fails `curly_bracket` if
+//! the line has a `{`; the line is dropped if it has a policy phrase ("terms
+//! of use", "privacy policy", "cookie policy", "uses cookies", "use of
+//! cookies", "use cookies"). A page whose kept lines hold fewer than 5
+//! sentences fails `too_few_sentences`. Sentences are counted as spaCy's
+//! sentencizer does: a new one starts at a non-punctuation token after a
+//! sentence-terminal token. Case is folded in ASCII only.
+//!
+//! The bad-words rule of the paper is not applied (datatrove's
+//! `C4QualityFilter` does not either; its list must be downloaded).
+
+use super::words;
+use serde::Serialize;
+
+/// `max_word_length`.
+pub const MAX_WORD_LENGTH: usize = 1000;
+/// `min_words_per_line`.
+pub const MIN_WORDS_PER_LINE: usize = 3;
+/// `min_num_sentences`.
+pub const MIN_NUM_SENTENCES: usize = 5;
+/// `END_PUNCTUATION`.
+pub const END_PUNCTUATION: [char; 5] = ['.', '?', '!', '"', '\''];
+/// `POLICY_SUBSTRINGS`.
+pub const POLICY_SUBSTRINGS: [&str; 6] = [
+    "terms of use",
+    "privacy policy",
+    "cookie policy",
+    "uses cookies",
+    "use of cookies",
+    "use cookies",
+];
+
+/// Raw values of the C4 rules.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct C4Signals {
+    /// Lines (`str.splitlines`).
+    pub lines: usize,
+    /// Lines kept after every line rule.
+    pub kept_lines: usize,
+    /// Sentences in the kept lines.
+    pub sentences: usize,
+    /// Lines dropped for a word over 1000 characters.
+    pub long_word_lines: usize,
+    /// Lines dropped for not ending in terminal punctuation.
+    pub no_terminal_punct_lines: usize,
+    /// Lines dropped for fewer than 3 words.
+    pub too_few_words_lines: usize,
+    /// Lines dropped for mentioning javascript.
+    pub javascript_lines: usize,
+    /// Lines dropped for a policy phrase.
+    pub policy_lines: usize,
+    /// The first line-level page failure met, if any: `lorem_ipsum` or
+    /// `curly_bracket` (checked in line order, on lines that survive the
+    /// line rules before them).
+    pub page_rule: Option<&'static str>,
+}
+
+/// The C4 signals of `text`; `lower` is a reusable buffer.
+pub(crate) fn signals(text: &str, lower: &mut String) -> C4Signals {
+    let mut s = C4Signals::default();
+    for raw in words::splitlines(text) {
+        s.lines += 1;
+        let line = words::py_strip(raw);
+        let mut n_words = 0;
+        let mut long_word = false;
+        for word in line.split(words::is_py_space).filter(|w| !w.is_empty()) {
+            n_words += 1;
+            if word.len() > MAX_WORD_LENGTH && words::char_len(word) > MAX_WORD_LENGTH {
+                long_word = true;
+            }
+        }
+        if long_word {
+            s.long_word_lines += 1;
+            continue;
+        }
+        let cleaned;
+        let line = if line.contains('[') {
+            cleaned = remove_citations(line);
+            cleaned.as_str()
+        } else {
+            line
+        };
+        if !line.ends_with(END_PUNCTUATION) || line.ends_with("...") {
+            s.no_terminal_punct_lines += 1;
+            continue;
+        }
+        if n_words < MIN_WORDS_PER_LINE {
+            s.too_few_words_lines += 1;
+            continue;
+        }
+        lower.clear();
+        lower.push_str(line);
+        lower.make_ascii_lowercase();
+        let finder = |needle: &str| memchr::memmem::find(lower.as_bytes(), needle.as_bytes());
+        if finder("lorem ipsum").is_some() {
+            s.page_rule.get_or_insert("lorem_ipsum");
+            // datatrove stops at the page failure; the counts below it are
+            // of the lines before it.
+            break;
+        }
+        if finder("javascript").is_some() {
+            s.javascript_lines += 1;
+            continue;
+        }
+        if line.contains('{') {
+            s.page_rule.get_or_insert("curly_bracket");
+            break;
+        }
+        if POLICY_SUBSTRINGS.iter().any(|p| finder(p).is_some()) {
+            s.policy_lines += 1;
+            continue;
+        }
+        s.kept_lines += 1;
+        s.sentences += sentences(line);
+    }
+    s
+}
+
+/// The C4 rule `s` breaks, if any.
+pub(crate) fn failure(s: &C4Signals) -> Option<&'static str> {
+    if let Some(rule) = s.page_rule {
+        return Some(rule);
+    }
+    (s.sentences < MIN_NUM_SENTENCES).then_some("too_few_sentences")
+}
+
+/// `CITATION_REGEX.sub("", line)` for `\[\d*]|\[edit]|\[citation needed]`.
+fn remove_citations(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let skip = if after[digits..].starts_with(']') {
+            Some(digits + 1)
+        } else if after.starts_with("edit]") {
+            Some(5)
+        } else if after.starts_with("citation needed]") {
+            Some(16)
+        } else {
+            None
+        };
+        match skip {
+            Some(n) => rest = &after[n..],
+            None => {
+                out.push('[');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Sentences of `line` as spaCy's sentencizer splits them.
+fn sentences(line: &str) -> usize {
+    let terminal = words::terminal();
+    let mut count = 0;
+    let mut seen_terminal = false;
+    for token in words::words(line) {
+        let mut chars = token.chars();
+        let first = chars.next();
+        let single_terminal = match (first, chars.next()) {
+            (Some(c), None) => terminal.contains(c),
+            _ => false,
+        };
+        if count == 0 {
+            count = 1;
+        }
+        let punct = token.chars().all(words::is_punct);
+        if seen_terminal && !punct && !single_terminal {
+            count += 1;
+            seen_terminal = false;
+        } else if single_terminal {
+            seen_terminal = true;
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn citations_removed_like_the_regex() {
+        assert_eq!(
+            remove_citations("a[1] b[] c[edit] d[citation needed]."),
+            "a b c d."
+        );
+        assert_eq!(remove_citations("keep [x] and [12"), "keep [x] and [12");
+    }
+
+    #[test]
+    fn sentences_split_after_terminal_marks() {
+        assert_eq!(sentences("One. Two! Three? \"Four.\" Five"), 5);
+        assert_eq!(sentences("Wait... what"), 1);
+        assert_eq!(sentences(""), 0);
+    }
+}

@@ -1,0 +1,300 @@
+//! Duplicate keys: an exact key of the normalised text and a MinHash
+//! signature, both computed as datatrove computes them, so that keys made by
+//! dana and by datatrove over the same text can be mixed.
+//!
+//! Normalisation is datatrove's `simplify_text` with its default
+//! `TextNormConfig` (datatrove 0.10.1, `utils/text.py`), the text its
+//! `MinhashDedupSignature` shingles: lowercase; every run of decimal digits
+//! (with one inner `.`, `,`, `،`, `٫`, `⎖`, `⎗`, `⎘` and more digits) becomes
+//! `0`; every character of datatrove's punctuation set becomes a space;
+//! whitespace runs become one space and the ends are trimmed; NFD, then
+//! non-spacing marks (category Mn) are dropped, which strips diacritics.
+//!
+//! - The exact key is xxHash64 (seed 0) of the normalised text's UTF-8:
+//!   pages that differ only in case, digits, punctuation, spacing or accents
+//!   share it. (datatrove's `ExactDedupSignature` hashes whatever its
+//!   `content_getter` returns; `xxhash.xxh64_intdigest(simplify_text(text))`
+//!   reproduces dana's key in Python.)
+//! - The MinHash signature follows `MinhashDedupSignature` with the default
+//!   `MinhashConfig`: the normalised text's words as spaCy's English
+//!   tokenizer splits them (space-separated, symbols apart, a unit split off
+//!   a number; its other English exceptions, such as `cannot` → `can` `not`,
+//!   are not reproduced), 5-word shingles
+//!   joined by a space and hashed with xxHash64, 14 buckets × 8 hashes of the
+//!   universal hash `(shingle * a + b) mod (2^61 - 1)` (64-bit wrapping
+//!   product, as numpy computes it) with `a`, `b` drawn by numpy's legacy
+//!   `RandomState(1).randint` (Mersenne Twister, masked rejection sampling),
+//!   the minimum over the shingles. A text with fewer than 5 words has no
+//!   signature (datatrove skips it).
+
+use super::words;
+use std::sync::OnceLock;
+use unicode_normalization::UnicodeNormalization;
+use xxhash_rust::xxh64::xxh64;
+
+/// `MinhashConfig.n_grams`.
+pub const SHINGLE_WORDS: usize = 5;
+/// `MinhashConfig.num_buckets`.
+pub const BUCKETS: usize = 14;
+/// `MinhashConfig.hashes_per_bucket`.
+pub const HASHES_PER_BUCKET: usize = 8;
+/// `MinhashConfig.seed`.
+pub const SEED: u32 = 1;
+const HASHES: usize = BUCKETS * HASHES_PER_BUCKET;
+const MERSENNE_PRIME: u64 = (1 << 61) - 1;
+
+/// The units spaCy's English tokenizer splits off a number (the ASCII and
+/// Latin ones of its `UNITS` list, lowercase as in a normalised text).
+const UNITS: [&str; 35] = [
+    "km", "km²", "km³", "m", "m²", "m³", "dm", "dm²", "dm³", "cm", "cm²", "cm³", "mm", "mm²",
+    "mm³", "ha", "µm", "nm", "yd", "in", "ft", "kg", "g", "mg", "µg", "t", "lb", "oz", "kmh",
+    "mph", "mbar", "mb", "kb", "gb", "tb",
+];
+
+/// The decimal separators `NUMBERS_PATTERN` allows inside a number.
+const DECIMAL_SEPARATORS: [char; 7] = ['.', ',', '،', '٫', '⎖', '⎗', '⎘'];
+
+/// Writes datatrove's `simplify_text(text)` into `out` (`scratch` is a
+/// reusable buffer).
+pub fn simplify(text: &str, out: &mut String, scratch: &mut String) {
+    // lowercase, then numbers -> "0"
+    scratch.clear();
+    let lower_buf;
+    let lower: &str = if text.bytes().any(|b| b.is_ascii_uppercase()) || !text.is_ascii() {
+        lower_buf = text.to_lowercase();
+        &lower_buf
+    } else {
+        text
+    };
+    let punctuation = words::punctuation();
+    let mut chars = lower.char_indices().peekable();
+    // Punctuation -> space and whitespace collapsed in the same pass.
+    let mut pending_space = false;
+    let mut push = |c: char, scratch: &mut String| {
+        if punctuation.contains(c) || words::is_py_space(c) {
+            pending_space = true;
+        } else {
+            if pending_space && !scratch.is_empty() {
+                scratch.push(' ');
+            }
+            pending_space = false;
+            scratch.push(c);
+        }
+    };
+    while let Some((i, c)) = chars.next() {
+        if !words::is_decimal(c) {
+            push(c, scratch);
+            continue;
+        }
+        // \p{Nd}+ ([sep] \p{Nd}+)?
+        let mut end = i + c.len_utf8();
+        while let Some(&(j, d)) = chars.peek() {
+            if !words::is_decimal(d) {
+                break;
+            }
+            end = j + d.len_utf8();
+            chars.next();
+        }
+        let rest = &lower[end..];
+        let mut tail = rest.chars();
+        if let (Some(sep), Some(d)) = (tail.next(), tail.next()) {
+            if DECIMAL_SEPARATORS.contains(&sep) && words::is_decimal(d) {
+                chars.next();
+                while let Some(&(_, d)) = chars.peek() {
+                    if !words::is_decimal(d) {
+                        break;
+                    }
+                    chars.next();
+                }
+            }
+        }
+        push('0', scratch);
+    }
+    // NFD, non-spacing marks dropped.
+    out.clear();
+    if scratch.is_ascii() {
+        out.push_str(scratch);
+    } else {
+        out.extend(scratch.nfd().filter(|&c| !words::is_nonspacing_mark(c)));
+        // A mark between spaces may leave a space at an end or two spaces.
+        let trimmed = words::py_strip(out);
+        if trimmed.len() != out.len() {
+            *out = trimmed.to_owned();
+        }
+    }
+}
+
+/// The exact key of a normalised text.
+pub fn exact_key(simplified: &str) -> u64 {
+    xxh64(simplified.as_bytes(), 0)
+}
+
+/// datatrove's MinHash parameters `(a, b)` for the default config.
+fn parameters() -> &'static ([u64; HASHES], [u64; HASHES]) {
+    static PARAMS: OnceLock<([u64; HASHES], [u64; HASHES])> = OnceLock::new();
+    PARAMS.get_or_init(|| {
+        let mut mt = rand_mt::Mt::new(SEED);
+        // numpy's legacy bounded uint64: off + masked rejection of
+        // (next_u32 << 32 | next_u32) & mask until <= rng.
+        let mut draw = |low: u64, high_exclusive: u64| {
+            let rng = high_exclusive - 1 - low;
+            let mask = u64::MAX >> rng.leading_zeros();
+            loop {
+                let value = mt.next_u64() & mask;
+                if value <= rng {
+                    return low + value;
+                }
+            }
+        };
+        let mut a = [0u64; HASHES];
+        let mut b = [0u64; HASHES];
+        for slot in &mut a {
+            *slot = draw(1, MERSENNE_PRIME);
+        }
+        for slot in &mut b {
+            *slot = draw(0, MERSENNE_PRIME);
+        }
+        (a, b)
+    })
+}
+
+/// The words spaCy's English tokenizer finds in a normalised text (which
+/// has no punctuation left): the space-separated chunks, with every
+/// character that is neither a letter nor a digit (`★`, `®`, `£`, `‘`) a
+/// token of its own. A run of Han or kana stays one word, as in spaCy's
+/// English tokenizer (unlike [`words::words`]).
+fn shingle_words(simplified: &str) -> impl Iterator<Item = &str> {
+    simplified
+        .split(' ')
+        .filter(|chunk| !chunk.is_empty())
+        .flat_map(|chunk| {
+            let mut rest = chunk;
+            std::iter::from_fn(move || {
+                let first = rest.chars().next()?;
+                let end = if first.is_alphanumeric() {
+                    rest.find(|c: char| !c.is_alphanumeric())
+                        .unwrap_or(rest.len())
+                } else {
+                    first.len_utf8()
+                };
+                let (word, tail) = rest.split_at(end);
+                rest = tail;
+                Some(word)
+            })
+        })
+}
+
+/// The MinHash signature (14 × 8 values, bucket by bucket) of a normalised
+/// text, or `None` when it has fewer than 5 words. `shingle` is a reusable
+/// buffer.
+pub fn minhash(simplified: &str, shingle: &mut String) -> Option<Vec<u64>> {
+    let (a, b) = parameters();
+    let mut signature = [u64::MAX; HASHES];
+    let mut any = false;
+    // Byte offsets of the words' starts and ends.
+    let mut window: std::collections::VecDeque<&str> =
+        std::collections::VecDeque::with_capacity(SHINGLE_WORDS);
+    let split_units = shingle_words(simplified).flat_map(|word| {
+        // spaCy splits a unit off the number before it (`0km` -> `0` `km`).
+        let unit = word.strip_prefix('0').filter(|rest| UNITS.contains(rest));
+        match unit {
+            Some(unit) => [Some(&word[..1]), Some(unit)],
+            None => [Some(word), None],
+        }
+        .into_iter()
+        .flatten()
+    });
+    for word in split_units {
+        if window.len() == SHINGLE_WORDS {
+            window.pop_front();
+        }
+        window.push_back(word);
+        if window.len() < SHINGLE_WORDS {
+            continue;
+        }
+        shingle.clear();
+        for (i, w) in window.iter().enumerate() {
+            if i > 0 {
+                shingle.push(' ');
+            }
+            shingle.push_str(w);
+        }
+        let h = xxh64(shingle.as_bytes(), 0);
+        any = true;
+        for ((slot, &a), &b) in signature.iter_mut().zip(a).zip(b) {
+            let value = h.wrapping_mul(a).wrapping_add(b) % MERSENNE_PRIME;
+            if value < *slot {
+                *slot = value;
+            }
+        }
+    }
+    any.then(|| signature.to_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn simple(text: &str) -> String {
+        let (mut out, mut scratch) = (String::new(), String::new());
+        simplify(text, &mut out, &mut scratch);
+        out
+    }
+
+    #[test]
+    fn simplify_folds_case_digits_punctuation_space_and_accents() {
+        assert_eq!(
+            simple("  Héllo, WORLD!\n\n3.14 and 2024 — ok  "),
+            "hello world 0 and 0 ok"
+        );
+        assert_eq!(simple("a1,2,3b"), "a0,0b".replace(',', " "));
+        assert_eq!(simple(""), "");
+        assert_eq!(simple("..."), "");
+    }
+
+    #[test]
+    fn shingle_words_split_symbols_but_not_han_runs() {
+        let words: Vec<&str> = shingle_words("北京市 ★★ £0 0km ok").collect();
+        assert_eq!(words, ["北京市", "★", "★", "£", "0", "0km", "ok"]);
+    }
+
+    #[test]
+    fn exact_key_ignores_what_normalisation_removes() {
+        let a = exact_key(&simple("The cat sat.\nOn the mat!"));
+        let b = exact_key(&simple("the  CAT sat   on the mat"));
+        let c = exact_key(&simple("the dog sat on the mat"));
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn minhash_needs_five_words_and_is_similar_for_similar_texts() {
+        let mut buf = String::new();
+        assert!(minhash("one two three four", &mut buf).is_none());
+        let words: Vec<String> = (0..200).map(|i| format!("w{}", i * 7919 % 1000)).collect();
+        let base = words.join(" ");
+        let mut edited = words.clone();
+        edited[100] = "changed".into();
+        let x = minhash(&base, &mut buf).unwrap();
+        let y = minhash(&edited.join(" "), &mut buf).unwrap();
+        let z = minhash(
+            &words[..100]
+                .iter()
+                .rev()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" "),
+            &mut buf,
+        )
+        .unwrap();
+        assert_eq!(x.len(), BUCKETS * HASHES_PER_BUCKET);
+        let same = |p: &[u64], q: &[u64]| p.iter().zip(q).filter(|(a, b)| a == b).count();
+        assert!(
+            same(&x, &y) > 80,
+            "one word of 200 changed: {}",
+            same(&x, &y)
+        );
+        assert!(same(&x, &z) < 20, "different shingles: {}", same(&x, &z));
+        assert!(x.iter().all(|&v| v < MERSENNE_PRIME));
+    }
+}

@@ -1,0 +1,93 @@
+//! FineWeb's own page rules (Penedo et al. 2024, "The FineWeb Datasets",
+//! §3.3), with the parameters and the order of datatrove's
+//! `FineWebQualityFilter` (datatrove 0.10.1,
+//! `pipeline/filters/fineweb_quality_filter.py`), on the non-blank lines of
+//! `text.split("\n")`:
+//!
+//! - `line_punct_ratio`: fewer than 12 % of lines end in sentence-terminal
+//!   punctuation (Unicode `Sentence_Terminal`; the line is not stripped);
+//! - `short_line_ratio`: more than 67 % of lines are 30 characters or shorter;
+//! - `char_dup_ratio`: more than 1 % of the characters (newlines not counted)
+//!   are in lines that repeat an earlier line;
+//! - `list_ratio`: more than 0.3 newlines per word (a list-like page).
+
+use super::gopher::{self, HashedSet};
+use super::words;
+use serde::Serialize;
+
+/// `line_punct_thr`.
+pub const LINE_PUNCT_THR: f64 = 0.12;
+/// `short_line_thr`.
+pub const SHORT_LINE_THR: f64 = 0.67;
+/// `short_line_length`.
+pub const SHORT_LINE_LENGTH: usize = 30;
+/// `char_duplicates_ratio`.
+pub const CHAR_DUPLICATES_RATIO: f64 = 0.01;
+/// `new_line_ratio`.
+pub const NEW_LINE_RATIO: f64 = 0.3;
+
+/// Raw values of the FineWeb rules.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FineWebSignals {
+    /// Non-blank lines.
+    pub lines: usize,
+    pub line_punct_ratio: f64,
+    pub short_line_ratio: f64,
+    pub char_dup_ratio: f64,
+    /// Newlines per word.
+    pub list_ratio: f64,
+}
+
+/// The FineWeb signals of `text`, which has `words` tokens.
+pub(crate) fn signals(text: &str, words_in_text: usize, seen: &mut HashedSet) -> FineWebSignals {
+    let terminal = words::terminal();
+    let lines = || {
+        text.split('\n')
+            .filter(|line| !words::py_strip(line).is_empty())
+    };
+    let (mut n, mut punct, mut short) = (0usize, 0usize, 0usize);
+    for line in lines() {
+        n += 1;
+        if line
+            .chars()
+            .next_back()
+            .is_some_and(|c| terminal.contains(c))
+        {
+            punct += 1;
+        }
+        if line.len() <= SHORT_LINE_LENGTH || words::char_len(line) <= SHORT_LINE_LENGTH {
+            short += 1;
+        }
+    }
+    let (_, _, dup_chars) = gopher::duplicates(lines(), seen);
+    let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    let chars = words::char_len(text) - newlines;
+    FineWebSignals {
+        lines: n,
+        line_punct_ratio: gopher::ratio(punct, n),
+        short_line_ratio: gopher::ratio(short, n),
+        char_dup_ratio: gopher::ratio(dup_chars, chars),
+        list_ratio: gopher::ratio(newlines, words_in_text),
+    }
+}
+
+/// The first FineWeb rule `s` breaks, in datatrove's order (`empty` when no
+/// line has text).
+pub(crate) fn failure(s: &FineWebSignals) -> Option<&'static str> {
+    if s.lines == 0 {
+        return Some("empty");
+    }
+    if s.line_punct_ratio < LINE_PUNCT_THR {
+        return Some("line_punct_ratio");
+    }
+    if s.short_line_ratio > SHORT_LINE_THR {
+        return Some("short_line_ratio");
+    }
+    if s.char_dup_ratio > CHAR_DUPLICATES_RATIO {
+        return Some("char_dup_ratio");
+    }
+    if s.list_ratio > NEW_LINE_RATIO {
+        return Some("list_ratio");
+    }
+    None
+}

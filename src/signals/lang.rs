@@ -1,0 +1,79 @@
+//! Language identification of the extracted text with `whatlang` (69
+//! languages, trigram profiles compiled into the crate: no model to
+//! download). It was chosen by measurement against `lingua` and CLD2 on the
+//! shared datasets (`examples/lang_id.rs` prints the table; README
+//! "Signals").
+//!
+//! The code is ISO 639-1 where the language has one, else ISO 639-3
+//! (`isolang`'s table; whatlang's Mandarin `cmn` is reported as `zh` and its
+//! Persian `pes` as `fa`, the codes Common Crawl's CLD2 labels use). The
+//! score is whatlang's confidence in [0, 1]. Only the first
+//! [`MAX_BYTES`] bytes are read: whatlang's trigram scoring is the costly
+//! part, and on the shared datasets 1 KiB gives the same accuracy on gold
+//! texts as 4 KiB (99.3 %) and agrees with CLD2 on 99.7 % of extracted
+//! pages (99.9 % with 4 KiB).
+
+use serde::Serialize;
+
+/// Bytes of text the identifier reads at most.
+pub const MAX_BYTES: usize = 1024;
+
+/// An identified language.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Language {
+    /// ISO 639-1 code, else ISO 639-3.
+    pub code: &'static str,
+    /// Confidence in [0, 1].
+    pub score: f64,
+}
+
+/// The language of `text`, if it has letters enough to tell.
+pub fn identify(text: &str) -> Option<Language> {
+    let mut end = text.len().min(MAX_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let info = whatlang::detect(&text[..end])?;
+    Some(Language {
+        code: code(info.lang()),
+        score: info.confidence(),
+    })
+}
+
+/// ISO 639-1 (else 639-3) code of a whatlang language.
+pub fn code(lang: whatlang::Lang) -> &'static str {
+    let three = lang.code();
+    match three {
+        "cmn" => "zh",
+        "pes" => "fa",
+        _ => isolang::Language::from_639_3(three)
+            .and_then(|l| l.to_639_1())
+            .unwrap_or(three),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_two_letters_where_iso_639_1_has_one() {
+        assert_eq!(code(whatlang::Lang::Eng), "en");
+        assert_eq!(code(whatlang::Lang::Cmn), "zh");
+        assert_eq!(code(whatlang::Lang::Pes), "fa");
+        assert_eq!(code(whatlang::Lang::Jpn), "ja");
+        assert!(whatlang::Lang::all().iter().all(|&l| code(l).len() <= 3));
+    }
+
+    #[test]
+    fn empty_and_symbol_texts_have_no_language() {
+        assert_eq!(identify(""), None);
+        assert_eq!(identify("12345 !!! ---"), None);
+    }
+
+    #[test]
+    fn long_texts_are_cut_at_a_char_boundary() {
+        let text = "Съешь же ещё этих мягких французских булок, да выпей чаю. ".repeat(200);
+        assert_eq!(identify(&text).map(|l| l.code), Some("ru"));
+    }
+}

@@ -1,0 +1,199 @@
+//! Signals of an extracted text: its language, the quality signals and
+//! filter decisions of the published rule sets (Gopher quality, Gopher
+//! repetition, C4, FineWeb, with datatrove's parameters and reason names),
+//! and duplicate keys (an exact key and a MinHash signature).
+//!
+//! [`Analyser::analyse`] reads a text once for the words (UAX #29, see
+//! [`words`]) and a few times for lines; its buffers are reused from text to
+//! text, so a worker keeps one [`Analyser`].
+//!
+//! ```
+//! use dana::signals::{Analyser, Config};
+//! let mut analyser = Analyser::new(Config { signals: true, minhash: false });
+//! let a = analyser.analyse("Too short.");
+//! assert_eq!(a.filters.unwrap().gopher_quality, Some("gopher_short_doc"));
+//! ```
+
+pub mod c4;
+pub mod dedup;
+pub mod fineweb;
+pub mod gopher;
+pub mod lang;
+pub mod words;
+
+use serde::{Serialize, Serializer};
+
+/// What to compute besides the language.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Config {
+    /// Raw signals, filter decisions and the exact key.
+    pub signals: bool,
+    /// The MinHash signature.
+    pub minhash: bool,
+}
+
+/// Everything known about one text. Absent parts are left out of JSON.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    /// ISO 639-1 (else 639-3) code; `None` when the text has too few letters.
+    pub lang: Option<&'static str>,
+    /// Confidence of `lang` in [0, 1] (0 without a language).
+    pub lang_score: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signals: Option<Signals>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filters: Option<Filters>,
+    /// xxHash64 of the normalised text (see [`dedup`]), as 16 hex digits.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "serialize_key"
+    )]
+    pub exact_key: Option<u64>,
+    /// 14 × 8 MinHash values; `None` without `--minhash` or when the text
+    /// has fewer than 5 words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minhash: Option<Vec<u64>>,
+}
+
+fn serialize_key<S: Serializer>(key: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+    match key {
+        Some(k) => s.serialize_str(&format!("{k:016x}")),
+        None => s.serialize_none(),
+    }
+}
+
+/// The raw values of every rule set.
+#[derive(Clone, Debug, Serialize)]
+pub struct Signals {
+    pub gopher_quality: gopher::QualitySignals,
+    pub gopher_repetition: gopher::RepetitionSignals,
+    pub c4: c4::C4Signals,
+    pub fineweb: fineweb::FineWebSignals,
+}
+
+/// Per rule set, `None` when the text passes, else the name of the first
+/// rule it fails (datatrove's reason string).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Filters {
+    pub gopher_quality: Option<&'static str>,
+    pub gopher_repetition: Option<&'static str>,
+    pub c4: Option<&'static str>,
+    pub fineweb: Option<&'static str>,
+}
+
+/// A rule set that `--filter` can apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleSet {
+    /// Gopher quality and Gopher repetition.
+    Gopher,
+    C4,
+    FineWeb,
+}
+
+/// A `--filter` list named a rule set that does not exist.
+#[derive(Debug, thiserror::Error)]
+#[error("unknown filter {0:?}: the filters are gopher, c4 and fineweb (comma-separated)")]
+pub struct UnknownRuleSet(pub String);
+
+impl std::str::FromStr for RuleSet {
+    type Err = UnknownRuleSet;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "gopher" => Ok(RuleSet::Gopher),
+            "c4" => Ok(RuleSet::C4),
+            "fineweb" => Ok(RuleSet::FineWeb),
+            _ => Err(UnknownRuleSet(s.to_owned())),
+        }
+    }
+}
+
+impl Filters {
+    /// The first failure among `sets`, as (rule set, rule): what a
+    /// `--filter` run counts a dropped page under.
+    pub fn first_failure(&self, sets: &[RuleSet]) -> Option<(&'static str, &'static str)> {
+        sets.iter().find_map(|set| match set {
+            RuleSet::Gopher => self
+                .gopher_quality
+                .map(|r| ("gopher_quality", r))
+                .or(self.gopher_repetition.map(|r| ("gopher_repetition", r))),
+            RuleSet::C4 => self.c4.map(|r| ("c4", r)),
+            RuleSet::FineWeb => self.fineweb.map(|r| ("fineweb", r)),
+        })
+    }
+}
+
+/// Computes [`Analysis`] values, reusing its buffers.
+pub struct Analyser {
+    config: Config,
+    tokens: Vec<words::Token>,
+    repetition: gopher::Scratch,
+    seen: gopher::HashedSet,
+    lower: String,
+    simplified: String,
+    scratch: String,
+}
+
+impl Analyser {
+    pub fn new(config: Config) -> Analyser {
+        Analyser {
+            config,
+            tokens: Vec::new(),
+            repetition: gopher::Scratch::default(),
+            seen: gopher::HashedSet::default(),
+            lower: String::new(),
+            simplified: String::new(),
+            scratch: String::new(),
+        }
+    }
+
+    /// The analysis of `text`.
+    pub fn analyse(&mut self, text: &str) -> Analysis {
+        let language = lang::identify(text);
+        let mut analysis = Analysis {
+            lang: language.map(|l| l.code),
+            lang_score: language.map_or(0.0, |l| l.score),
+            signals: None,
+            filters: None,
+            exact_key: None,
+            minhash: None,
+        };
+        if self.config.signals {
+            let mut stop_words = 0u8;
+            words::tokenize(text, &mut self.tokens, |w| {
+                stop_words |= gopher::stop_word_bit(w)
+            });
+            let signals = Signals {
+                gopher_quality: gopher::quality_signals(text, &self.tokens, stop_words),
+                gopher_repetition: gopher::repetition_signals(
+                    text,
+                    &self.tokens,
+                    &mut self.repetition,
+                ),
+                c4: c4::signals(text, &mut self.lower),
+                fineweb: fineweb::signals(text, self.tokens.len(), &mut self.seen),
+            };
+            analysis.filters = Some(Filters {
+                gopher_quality: gopher::quality_failure(&signals.gopher_quality),
+                gopher_repetition: gopher::repetition_failure(text, &signals.gopher_repetition),
+                c4: c4::failure(&signals.c4),
+                fineweb: fineweb::failure(&signals.fineweb),
+            });
+            analysis.signals = Some(signals);
+        }
+        if self.config.signals || self.config.minhash {
+            dedup::simplify(text, &mut self.simplified, &mut self.scratch);
+            if self.config.signals {
+                analysis.exact_key = Some(dedup::exact_key(&self.simplified));
+            }
+            if self.config.minhash {
+                analysis.minhash = dedup::minhash(&self.simplified, &mut self.scratch);
+            }
+        }
+        analysis
+    }
+}
+
+/// [`Analyser::analyse`] with a new analyser (for one-off use).
+pub fn analyse(text: &str, config: &Config) -> Analysis {
+    Analyser::new(*config).analyse(text)
+}

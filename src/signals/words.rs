@@ -1,0 +1,447 @@
+//! Word and character classes shared by the rule sets.
+//!
+//! The published filters (datatrove's `GopherQualityFilter`,
+//! `GopherRepetitionFilter`, `C4QualityFilter`, `FineWebQualityFilter`)
+//! count words as spaCy's English tokenizer splits them (datatrove's
+//! `split_into_words`, punctuation tokens included). dana splits at the
+//! Unicode word boundaries of UAX #29 (`unicode-segmentation`), keeps every
+//! non-space segment as a token (so punctuation marks count as words, as in
+//! spaCy), and adds the two spaCy rules that change counts on English text:
+//! a run of full stops (`...`) is one token, and the clitics `n't`, `'s`,
+//! `'m`, `'d`, `'re`, `'ve`, `'ll` are split off their word (`don't` → `do`
+//! `n't`); a joint UAX #29 breaks and spaCy keeps is glued back (`GLP-1`,
+//! `5–10`, `and/or`, the final stop of `U.S.`, `e.g.`, `J.`; see
+//! `Words::glue`). Scripts written without spaces follow UAX #29: every Han
+//! ideograph and every kana is a word of its own (datatrove segments Chinese
+//! with jieba and Japanese with SudachiPy, which give words of one to three
+//! characters); Thai, Lao, Khmer and Burmese runs stay whole, as UAX #29 has
+//! no dictionary.
+//!
+//! Character classes come from the Unicode tables of `regex-syntax`, so
+//! they follow the Unicode version of that crate; Python's `str.isalpha`
+//! (general category L) and `str.isspace` are matched by [`is_alpha`] and
+//! [`is_py_space`].
+
+use regex_syntax::hir::{Class, HirKind};
+use std::sync::OnceLock;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// A set of characters: an ASCII table and sorted, disjoint ranges.
+pub(crate) struct CharClass {
+    ascii: [bool; 128],
+    ranges: Vec<(u32, u32)>,
+}
+
+impl CharClass {
+    /// The class of a `regex-syntax` character class expression (a fixed
+    /// pattern written in this file).
+    fn from_pattern(pattern: &str) -> CharClass {
+        let mut ranges = Vec::new();
+        if let Ok(hir) = regex_syntax::Parser::new().parse(pattern) {
+            if let HirKind::Class(Class::Unicode(class)) = hir.kind() {
+                ranges.extend(
+                    class
+                        .ranges()
+                        .iter()
+                        .map(|r| (r.start() as u32, r.end() as u32)),
+                );
+            }
+        }
+        debug_assert!(!ranges.is_empty(), "bad class pattern {pattern}");
+        CharClass::from_ranges(ranges)
+    }
+
+    fn from_ranges(mut ranges: Vec<(u32, u32)>) -> CharClass {
+        ranges.sort_unstable();
+        let mut merged: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
+        for (start, end) in ranges {
+            match merged.last_mut() {
+                Some(last) if start <= last.1.saturating_add(1) => last.1 = last.1.max(end),
+                _ => merged.push((start, end)),
+            }
+        }
+        let mut ascii = [false; 128];
+        for (i, slot) in ascii.iter_mut().enumerate() {
+            *slot = search(&merged, i as u32);
+        }
+        CharClass {
+            ascii,
+            ranges: merged,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, c: char) -> bool {
+        let c = c as u32;
+        if c < 128 {
+            self.ascii[c as usize]
+        } else {
+            search(&self.ranges, c)
+        }
+    }
+}
+
+fn search(ranges: &[(u32, u32)], c: u32) -> bool {
+    ranges
+        .binary_search_by(|&(start, end)| {
+            if end < c {
+                std::cmp::Ordering::Less
+            } else if start > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
+/// datatrove's `PUNCTUATION` string (`datatrove/utils/text.py`), without its
+/// control characters, which [`punctuation`] adds as ranges.
+const DATATROVE_PUNCTUATION: &str =
+    "!/—”:％１〈&(、━\\【#%「」，】；+^]~“《„';’{|∶´[=-`*．（–？！：$～«〉,><》)?）。…@_.\"}►»";
+
+/// Sentence-ending punctuation: Unicode's `Sentence_Terminal` property plus
+/// three Khmer signs, which is datatrove's `TERMINAL_PUNCTUATION` (FineWeb's
+/// `stop_chars`) as of Unicode 14; spaCy's sentencizer uses a subset of it.
+pub(crate) fn terminal() -> &'static CharClass {
+    static CLASS: OnceLock<CharClass> = OnceLock::new();
+    CLASS
+        .get_or_init(|| CharClass::from_pattern(r"[\p{Sentence_Terminal}\x{17D6}\x{17D9}\x{17DA}]"))
+}
+
+/// datatrove's `PUNCTUATION_SET`: its `PUNCTUATION` string, the control
+/// characters 0–8, 11–31 and 127–159, and [`terminal`]. A word made only of
+/// these is a "symbol" to Gopher and is removed by `simplify_text`.
+pub(crate) fn punctuation() -> &'static CharClass {
+    static CLASS: OnceLock<CharClass> = OnceLock::new();
+    CLASS.get_or_init(|| {
+        let mut ranges: Vec<(u32, u32)> = DATATROVE_PUNCTUATION
+            .chars()
+            .map(|c| (c as u32, c as u32))
+            .collect();
+        ranges.extend([(0, 8), (11, 31), (127, 159)]);
+        ranges.extend(terminal().ranges.iter().copied());
+        CharClass::from_ranges(ranges)
+    })
+}
+
+/// Python's `str.isalpha` for one character: general category L.
+pub(crate) fn is_alpha(c: char) -> bool {
+    static CLASS: OnceLock<CharClass> = OnceLock::new();
+    CLASS
+        .get_or_init(|| CharClass::from_pattern(r"\p{L}"))
+        .contains(c)
+}
+
+/// General category P (spaCy's `is_punct` holds for a token made only of these).
+pub(crate) fn is_punct(c: char) -> bool {
+    static CLASS: OnceLock<CharClass> = OnceLock::new();
+    CLASS
+        .get_or_init(|| CharClass::from_pattern(r"\p{P}"))
+        .contains(c)
+}
+
+/// General category Nd (decimal digits of any script).
+pub(crate) fn is_decimal(c: char) -> bool {
+    static CLASS: OnceLock<CharClass> = OnceLock::new();
+    CLASS
+        .get_or_init(|| CharClass::from_pattern(r"\p{Nd}"))
+        .contains(c)
+}
+
+/// General category Mn (non-spacing marks: what `simplify_text` strips after NFD).
+pub(crate) fn is_nonspacing_mark(c: char) -> bool {
+    static CLASS: OnceLock<CharClass> = OnceLock::new();
+    CLASS
+        .get_or_init(|| CharClass::from_pattern(r"\p{Mn}"))
+        .contains(c)
+}
+
+/// Python's `str.isspace`: Unicode White_Space plus the separators U+001C–U+001F.
+#[inline]
+pub(crate) fn is_py_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Python's `str.strip()`.
+#[inline]
+pub(crate) fn py_strip(s: &str) -> &str {
+    s.trim_matches(is_py_space)
+}
+
+/// Number of characters (Python's `len`).
+#[inline]
+pub(crate) fn char_len(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    }
+}
+
+/// Python's `str.splitlines()`: lines split at `\n`, `\r\n`, `\r`, `\v`, `\f`,
+/// U+001C–U+001E, U+0085, U+2028, U+2029; no empty last line after a final
+/// break.
+pub(crate) fn splitlines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        for (i, c) in rest.char_indices() {
+            let width = match c {
+                '\r' if rest[i + 1..].starts_with('\n') => 2,
+                '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}'
+                | '\u{2028}' | '\u{2029}' => c.len_utf8(),
+                _ => continue,
+            };
+            let line = &rest[..i];
+            rest = &rest[i + width..];
+            return Some(line);
+        }
+        let line = rest;
+        rest = "";
+        Some(line)
+    })
+}
+
+/// The clitics spaCy's English tokenizer splits off the word before them.
+const CLITICS: [&str; 7] = ["n't", "'s", "'m", "'d", "'re", "'ve", "'ll"];
+
+/// Tokens of `text` as described in the module comment, in order, each a
+/// slice of `text`; no allocation.
+pub fn words(text: &str) -> Words<'_> {
+    Words {
+        segments: text.split_word_bound_indices().peekable(),
+        text,
+        pending: None,
+    }
+}
+
+/// The iterator of [`words`].
+pub struct Words<'a> {
+    segments: std::iter::Peekable<unicode_segmentation::UWordBoundIndices<'a>>,
+    text: &'a str,
+    pending: Option<&'a str>,
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        if let Some(word) = self.pending.take() {
+            return Some(word);
+        }
+        loop {
+            let (start, segment) = self.segments.next()?;
+            if segment.chars().all(is_py_space) {
+                continue;
+            }
+            if segment == "." {
+                let mut end = start + 1;
+                while let Some(&(next, ".")) = self.segments.peek() {
+                    if next != end {
+                        break;
+                    }
+                    end += 1;
+                    self.segments.next();
+                }
+                return Some(&self.text[start..end]);
+            }
+            let end = self.glue(start, start + segment.len());
+            let segment = &self.text[start..end];
+            if segment.len() > 3 && (segment.contains('\'') || segment.contains('\u{2019}')) {
+                if let Some(split) = clitic_split(segment) {
+                    self.pending = Some(&segment[split..]);
+                    return Some(&segment[..split]);
+                }
+            }
+            return Some(segment);
+        }
+    }
+}
+
+impl Words<'_> {
+    /// Extends a token ending at `end` over the joints spaCy does not split
+    /// and UAX #29 does: a hyphen, dash, slash, colon, full stop or comma
+    /// between a letter or digit and a digit (`GLP-1`, `5–10`, `mg/23`,
+    /// `10.1155/2024`), and a slash between letters (`and/or`); but not
+    /// `-` between digits, which spaCy splits (`2019-2020`). Returns the new end.
+    fn glue(&mut self, start: usize, mut end: usize) -> usize {
+        loop {
+            let Some(left) = self.text[..end].chars().next_back() else {
+                return end;
+            };
+            if !left.is_alphanumeric() {
+                return end;
+            }
+            let mut ahead = self.segments.clone();
+            let Some((joint_at, joint)) = ahead.next() else {
+                return end;
+            };
+            // An abbreviation's last full stop (`U.S.`, `e.g.`, `J.`), not
+            // an ellipsis: spaCy keeps it in the token.
+            if joint == "." && joint_at == end {
+                let word = &self.text[start..end];
+                let ellipsis = matches!(ahead.clone().next(), Some((at, ".")) if at == end + 1);
+                let mut letters = word.chars();
+                let single_letter =
+                    letters.next().is_some_and(char::is_alphabetic) && letters.next().is_none();
+                if !ellipsis && (single_letter || (word.contains('.') && !word.ends_with('.'))) {
+                    self.segments.next();
+                    return end + 1;
+                }
+            }
+            let Some((right_at, right)) = ahead.next() else {
+                return end;
+            };
+            if joint_at != end || right_at != end + joint.len() {
+                return end;
+            }
+            let Some(first) = right.chars().next() else {
+                return end;
+            };
+            let glued = match joint {
+                "-" => first.is_ascii_digit() && !left.is_ascii_digit(),
+                "–" | "—" | ":" | "." | "," => first.is_ascii_digit(),
+                "/" => first.is_alphanumeric(),
+                _ => false,
+            };
+            if !glued {
+                return end;
+            }
+            self.segments.next();
+            self.segments.next();
+            end = right_at + right.len();
+        }
+    }
+}
+
+/// Where a trailing clitic starts in `word`, if it has one after at least
+/// one letter.
+fn clitic_split(word: &str) -> Option<usize> {
+    for clitic in CLITICS {
+        // Both apostrophes: ' and ’ (3 bytes).
+        for curly in [false, true] {
+            let matched = if curly {
+                let plain_at = clitic.find('\'')?;
+                let mut buf = [0u8; 8];
+                let n = clitic.len() + 2;
+                buf[..plain_at].copy_from_slice(&clitic.as_bytes()[..plain_at]);
+                buf[plain_at..plain_at + 3].copy_from_slice("\u{2019}".as_bytes());
+                buf[plain_at + 3..n].copy_from_slice(&clitic.as_bytes()[plain_at + 1..]);
+                ends_with_ignore_case(word, &buf[..n])
+            } else {
+                ends_with_ignore_case(word, clitic.as_bytes())
+            };
+            if let Some(at) = matched {
+                if word[..at].chars().any(is_alpha) {
+                    return Some(at);
+                }
+            }
+        }
+    }
+    None
+}
+
+fn ends_with_ignore_case(word: &str, suffix: &[u8]) -> Option<usize> {
+    let bytes = word.as_bytes();
+    if bytes.len() <= suffix.len() {
+        return None;
+    }
+    let at = bytes.len() - suffix.len();
+    (word.is_char_boundary(at) && bytes[at..].eq_ignore_ascii_case(suffix)).then_some(at)
+}
+
+/// One token of [`words`] with what the rules need of it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Token {
+    /// xxh3-64 of the token's bytes: n-grams are compared by these.
+    pub hash: u64,
+    /// Characters (Python's `len`).
+    pub chars: u32,
+    /// [`NON_SYMBOL`], [`ALPHA`].
+    pub flags: u8,
+}
+
+/// The token has a character outside datatrove's `PUNCTUATION_SET`.
+pub(crate) const NON_SYMBOL: u8 = 1;
+/// The token has an alphabetic character (`str.isalpha`).
+pub(crate) const ALPHA: u8 = 2;
+
+/// Fills `out` with the tokens of `text`; calls `each` with every token's text.
+pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&str)) {
+    out.clear();
+    let punctuation = punctuation();
+    for word in words(text) {
+        let mut flags = 0;
+        let mut chars = 0u32;
+        for c in word.chars() {
+            chars += 1;
+            if !punctuation.contains(c) {
+                flags |= NON_SYMBOL;
+            }
+            if is_alpha(c) {
+                flags |= ALPHA;
+            }
+        }
+        out.push(Token {
+            hash: xxhash_rust::xxh3::xxh3_64(word.as_bytes()),
+            chars,
+            flags,
+        });
+        each(word);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(text: &str) -> Vec<&str> {
+        words(text).collect()
+    }
+
+    #[test]
+    fn punctuation_marks_are_tokens_and_ellipses_one() {
+        assert_eq!(
+            all("Hello, world... It's 3.5 km — don't!"),
+            ["Hello", ",", "world", "...", "It", "'s", "3.5", "km", "—", "do", "n't", "!"]
+        );
+        assert_eq!(
+            all("GLP-1s, 5–10 mg/23 and/or 2019-2020 (e-mail)"),
+            [
+                "GLP-1s", ",", "5–10", "mg/23", "and/or", "2019", "-", "2020", "(", "e", "-",
+                "mail", ")"
+            ]
+        );
+    }
+
+    #[test]
+    fn curly_apostrophe_clitics_split_and_names_stay() {
+        assert_eq!(all("John’s O'Neil"), ["John", "’s", "O'Neil"]);
+    }
+
+    #[test]
+    fn han_ideographs_are_words_of_their_own() {
+        assert_eq!(all("中文分词。"), ["中", "文", "分", "词", "。"]);
+    }
+
+    #[test]
+    fn splitlines_matches_python() {
+        let lines: Vec<&str> = splitlines("a\r\nb\rc\n\nd\u{2028}e\n").collect();
+        assert_eq!(lines, ["a", "b", "c", "", "d", "e"]);
+        assert_eq!(splitlines("").count(), 0);
+    }
+
+    #[test]
+    fn classes_hold_what_python_says() {
+        assert!(terminal().contains('.') && terminal().contains('。') && !terminal().contains(','));
+        assert!(punctuation().contains('\u{1}') && punctuation().contains('»'));
+        assert!(!punctuation().contains('\t') && !punctuation().contains('a'));
+        assert!(is_alpha('ж') && is_alpha('中') && !is_alpha('1'));
+        assert!(is_decimal('٣') && !is_decimal('½'));
+        assert!(is_nonspacing_mark('\u{301}'));
+        assert!(is_py_space('\u{1f}') && is_py_space('\u{a0}'));
+    }
+}
