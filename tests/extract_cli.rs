@@ -554,19 +554,7 @@ fn truncated_records_say_so_in_jsonl_wet_and_parquet() {
         .is_some_and(|o| o.contains_key("truncated")));
 
     let wet_dir = dir.path().join("wet");
-    let out = dana(&[
-        input.as_os_str(),
-        os("--quiet"),
-        os("--format"),
-        os("wet"),
-        os("-o"),
-        wet_dir.as_os_str(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    extract_into(&input, "wet", &wet_dir);
     let records = read_warc(&wet_dir.join("truncated.warc.wet.gz"));
     let conversions: Vec<(Option<String>, Option<String>)> = records
         .iter()
@@ -582,21 +570,26 @@ fn truncated_records_say_so_in_jsonl_wet_and_parquet() {
     );
 
     let pq_dir = dir.path().join("pq");
+    extract_into(&input, "parquet", &pq_dir);
+    let rows = parquet_rows(&pq_dir.join("truncated.parquet"));
+    assert_eq!(rows, pages, "Parquet rows equal the JSONL objects");
+}
+
+/// `dana extract --quiet --format FORMAT -o DIR INPUT`, which must succeed.
+fn extract_into(input: &Path, format: &str, dir: &Path) {
     let out = dana(&[
         input.as_os_str(),
         os("--quiet"),
         os("--format"),
-        os("parquet"),
+        os(format),
         os("-o"),
-        pq_dir.as_os_str(),
+        dir.as_os_str(),
     ]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let rows = parquet_rows(&pq_dir.join("truncated.parquet"));
-    assert_eq!(rows, pages, "Parquet rows equal the JSONL objects");
 }
 
 /// Every row of a Parquet file as a JSON object (column name -> value), read
