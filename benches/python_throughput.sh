@@ -14,7 +14,7 @@
 # - datatrove, on a 100 MB WARC of the same pages (trafilatura is slow):
 #   `DanaWarcReader` -> JsonlWriter, and datatrove's `WarcReader` ->
 #   `Trafilatura` -> JsonlWriter, one task each.
-# The Python rows use a venv made here (.venv-bench) with ./python and the
+# The Python rows use a venv made here (.venv-bench, or $VENV) with ./python and the
 # pinned test dependencies (.ci/python-constraints.txt) plus trafilatura.
 set -euo pipefail
 
@@ -27,7 +27,7 @@ mkdir -p "$BENCH_DIR"
 [[ -f "$gz" ]] || python3 "$here/make_bench_warc.py" "$gz"
 [[ -f "$small" ]] || python3 "$here/make_bench_warc.py" "$small" --size-mb 100
 
-venv="$repo/.venv-bench"
+venv="${VENV:-$repo/.venv-bench}"
 if [[ ! -x "$venv/bin/python" ]]; then
     python3 -m venv "$venv"
     PIP_CONSTRAINT="$repo/.ci/python-constraints.txt" "$venv/bin/pip" install -q \

@@ -68,15 +68,19 @@ def test_read_warc_yields_the_cli_rows(cli_extract, path):
         assert {k: getattr(page, k) for k in row} == row
 
 
-def test_attributes_and_dict_have_the_jsonl_fields(shared):
-    pages, stats, _ = python_extract(shared / "warc" / "cc_whirlwind.warc.gz")
+def test_attributes_and_dict_have_the_jsonl_fields(shared, cli_rows):
+    path = shared / "warc" / "cc_whirlwind.warc.gz"
+    pages, stats, _ = python_extract(path)
     assert len(pages) == stats["extracted"] == 1
     page = pages[0]
     assert page.url == "https://an.wikipedia.org/wiki/Escopete"
-    assert list(page.to_dict()) == [
-        "url", "warc_record_id", "warc_date", "warc_filename", "offset", "length",
-        "http_status", "content_type", "charset", "title", "text", "algorithm",
+    # The same keys, in the same order, as the CLI's JSONL object.
+    assert list(page.to_dict()) == list(cli_rows(path)[0])
+    assert list(page.to_dict())[:7] == [
+        "url", "warc_record_id", "warc_date", "warc_filename", "offset", "length", "truncated",
     ]
+    assert all(getattr(page, key) == value for key, value in page.to_dict().items())
+    assert page.truncated is None
     assert page.warc_filename == "cc_whirlwind.warc.gz"
     assert page.algorithm == dana.DEFAULT_ALGORITHM
     assert stats["read"] == stats["extracted"] + sum(stats["skipped"].values()) + sum(stats["failed"].values())
@@ -277,3 +281,22 @@ def test_python_threads_read_files_side_by_side(shared):
     for t in threads:
         t.join(60)
     assert results == serial
+
+
+def test_write_parquet_equals_the_cli_parquet(shared, run_cli, tmp_path):
+    """dana.write_parquet writes the rows, columns and types of `dana extract --format parquet`."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = shared / "warc" / "dolma_sample-0000.warc.gz"
+    done = run_cli("extract", "-q", "--format", "parquet", "-o", tmp_path / "cli", path)
+    assert done.returncode == 0, done.stderr
+    cli = pq.read_table(tmp_path / "cli" / "dolma_sample-0000.parquet")
+    written = dana.write_parquet(dana.read_warc(path), tmp_path / "py.parquet")
+    py = pq.read_table(tmp_path / "py.parquet")
+    assert written == py.num_rows == cli.num_rows > 10
+    assert py.schema == cli.schema
+    assert py.to_pylist() == cli.to_pylist()
+
+
+def test_write_parquet_refuses_what_is_not_a_page(tmp_path):
+    with pytest.raises(TypeError, match="dana.Page"):
+        dana.write_parquet([{"url": "x"}], tmp_path / "x.parquet")
