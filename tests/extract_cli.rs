@@ -799,6 +799,7 @@ fn stdin_with_an_output_directory_is_read_every_time() {
     assert_eq!(first.len(), 1);
     assert_ne!(first, second);
     assert_eq!(second, direct);
+}
 
 /// A WARC `response` record holding an HTTP 200 with this Content-Type and body.
 fn response(uri: &str, content_type: &str, body: &[u8]) -> Vec<u8> {
