@@ -178,6 +178,8 @@ struct Budget {
 struct BudgetState {
     records: usize,
     bytes: u64,
+    /// Readers waiting in [`Budget::take`] (else giving back wakes no one).
+    waiting: usize,
     /// The pipeline is shutting down: takers stop waiting.
     closed: bool,
 }
@@ -188,6 +190,7 @@ impl Budget {
             state: Mutex::new(BudgetState {
                 records,
                 bytes,
+                waiting: 0,
                 closed: false,
             }),
             freed: Condvar::new(),
@@ -230,10 +233,12 @@ impl Budget {
                 state.bytes -= bytes;
                 return true;
             }
+            state.waiting += 1;
             state = match self.freed.wait(state) {
                 Ok(state) => state,
                 Err(_) => return false,
             };
+            state.waiting -= 1;
         }
     }
 
@@ -242,11 +247,18 @@ impl Budget {
         if records == 0 {
             return;
         }
-        if let Ok(mut state) = self.state.lock() {
-            state.records += records;
-            state.bytes += bytes;
+        let waiting = match self.state.lock() {
+            Ok(mut state) => {
+                state.records += records;
+                state.bytes += bytes;
+                state.waiting > 0
+            }
+            Err(_) => true,
+        };
+        // A wake-up is a system call: only when a reader waits.
+        if waiting {
+            self.freed.notify_all();
         }
-        self.freed.notify_all();
     }
 
     fn close(&self) {
