@@ -844,6 +844,8 @@ impl FillError {
 
 /// Bytes of the map read past before they are handed back to the kernel.
 const RELEASE_EVERY: usize = 1 << 20;
+/// Bytes just behind the reading position that stay mapped.
+const KEEP_MAPPED: usize = 256 << 10;
 
 /// Hands the map's pages in `released..pos` back to the kernel once they are
 /// [`RELEASE_EVERY`] bytes or more, so that the process's resident memory
@@ -852,12 +854,16 @@ const RELEASE_EVERY: usize = 1 << 20;
 /// correct: the map is a read-only shared file map, so a released page is
 /// read back from the file (page cache) on its next access.
 fn release_behind(map: &memmap2::Mmap, released: &mut usize, pos: usize) {
-    let pos = pos.min(map.len());
-    if pos < released.saturating_add(RELEASE_EVERY) {
+    // The kernel maps pages around a faulting one (64 KiB by default) when
+    // they are cached: released pages just behind the reading position
+    // would come back and stay. Releasing only up to well behind it keeps
+    // those in the range the next release covers.
+    let end = pos.min(map.len()).saturating_sub(KEEP_MAPPED);
+    if end < released.saturating_add(RELEASE_EVERY) {
         return;
     }
-    release_range(map, *released, pos);
-    *released = pos;
+    release_range(map, *released, end);
+    *released = end;
 }
 
 /// Releases the pages of `map[from..to]` (including the page `from` is on).
@@ -876,18 +882,23 @@ fn release_range(map: &memmap2::Mmap, from: usize, to: usize) {
 }
 
 /// The memory map as a `BufRead` positioned at `.1`; the pages from `.2`
-/// up to the position are handed back to the kernel as it moves on.
-struct MapBytes(Arc<memmap2::Mmap>, usize, usize);
+/// up to the position are handed back to the kernel as it moves on. `.3`:
+/// where it started.
+struct MapBytes(Arc<memmap2::Mmap>, usize, usize, usize);
 
 impl MapBytes {
     fn new(map: Arc<memmap2::Mmap>, pos: usize) -> Self {
-        MapBytes(map, pos, pos)
+        MapBytes(map, pos, pos, pos)
     }
 }
 
 impl Drop for MapBytes {
     fn drop(&mut self) {
-        release_range(&self.0, self.2, self.1.min(self.0.len()));
+        let (start, end) = (self.3, self.1.min(self.0.len()));
+        release_range(&self.0, self.2, end);
+        // The pages just before the start, mapped again around the first
+        // page read (another part thread may have released them already).
+        release_range(&self.0, start.saturating_sub(KEEP_MAPPED), start.min(end));
     }
 }
 
