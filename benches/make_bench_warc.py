@@ -2,7 +2,7 @@
 """Build a Common-Crawl-like WARC from the real pages of the shared datasets.
 
 Usage: make_bench_warc.py [OUT.warc.gz] [--size-mb 1100] [--also-uncompressed]
-                          [--datasets-root DIR] [--seed N]
+                          [--datasets-root DIR] [--seed N] [--mix pages|cc]
 
 The WARC throughput benchmark needs a large WARC whose pages are real, so
 it takes every DIR/*/html/<id>.html.gz of --datasets-root (default: the
@@ -15,6 +15,12 @@ dataset's profile.jsonl declares, Content-Length; the raw page bytes as body)
 and a `metadata` record, after one `warcinfo` record. Every record is its own
 gzip member at compresslevel 6, as in Common Crawl. The same seed gives the
 same bytes (record ids and dates are derived from it).
+
+--mix cc makes the fetches look more like a Common Crawl file's: 3 % are
+redirects (301 with a Location header and a short HTML body), 2 % are 404s
+(a small HTML body) and 3 % are PDFs (application/pdf, a fake PDF body of
+20-300 kB); the rest are the pages as above. The default, --mix pages, gives
+only pages (and the same bytes as before the option existed).
 
 Default output: bench-data/bench.warc.gz at the repo root (gitignored);
 --also-uncompressed writes the plain .warc beside it.
@@ -97,7 +103,8 @@ class Writer:
             self.plain.close()
 
 
-def page_records(rng, when, warcinfo_id, url, charset, body):
+def page_records(rng, when, warcinfo_id, url, charset, body,
+                 status="200 OK", content_type=None, extra_head=""):
     """The request, response and metadata records of one fetch."""
     host = url.split("/")[2] if url.count("/") >= 2 else "localhost"
     path = "/" + url.split("/", 3)[3] if url.count("/") >= 3 else "/"
@@ -119,10 +126,11 @@ def page_records(rng, when, warcinfo_id, url, charset, body):
         ("WARC-Target-URI", url), ("WARC-Block-Digest", sha1_b32(req_block)),
     ], req_block)
 
-    content_type = f"text/html; charset={charset}" if charset else "text/html"
+    if content_type is None:
+        content_type = f"text/html; charset={charset}" if charset else "text/html"
     http_date = when.strftime("%a, %d %b %Y %H:%M:%S GMT")
     http_head = (
-        f"HTTP/1.1 200 OK\r\nDate: {http_date}\r\nServer: {rng.choice(SERVERS)}\r\n"
+        f"HTTP/1.1 {status}\r\nDate: {http_date}\r\nServer: {rng.choice(SERVERS)}\r\n{extra_head}"
         f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
         "Vary: Accept-Encoding\r\nCache-Control: max-age=600\r\n\r\n"
     ).encode("utf-8")
@@ -134,7 +142,7 @@ def page_records(rng, when, warcinfo_id, url, charset, body):
         ("WARC-Warcinfo-ID", warcinfo_id), ("WARC-Concurrent-To", req_id),
         ("WARC-IP-Address", ip), ("WARC-Target-URI", url),
         ("WARC-Payload-Digest", sha1_b32(body)), ("WARC-Block-Digest", sha1_b32(resp_block)),
-        ("WARC-Identified-Payload-Type", "text/html"),
+        ("WARC-Identified-Payload-Type", content_type.split(";")[0]),
     ], resp_block)
 
     meta_block = f"fetchTimeMs: {rng.randint(40, 2500)}\r\n".encode("ascii")
@@ -157,6 +165,8 @@ def main():
     parser.add_argument("--also-uncompressed", action="store_true", help="also write the plain .warc beside it")
     parser.add_argument("--datasets-root", default=str(REPO.parent / "shared" / "datasets"))
     parser.add_argument("--seed", type=int, default=20261122)
+    parser.add_argument("--mix", choices=["pages", "cc"], default="pages",
+                        help="cc: also 3%% redirects, 2%% 404s and 3%% PDFs, as in Common Crawl")
     args = parser.parse_args()
 
     out = Path(args.out)
@@ -187,6 +197,7 @@ def main():
 
     fetches = rounds = 0
     html_bytes = 0
+    kinds = {"page": 0, "redirect": 0, "not_found": 0, "pdf": 0}
     while writer.raw_bytes < target:
         rounds += 1
         order = pages[:]
@@ -194,12 +205,30 @@ def main():
         for _dataset, _id, path, url, charset in order:
             if writer.raw_bytes >= target:
                 break
-            body = gzip.decompress(path.read_bytes())
+            kind = "page"
+            if args.mix == "cc":
+                r = rng.random()
+                kind = "redirect" if r < 0.03 else "not_found" if r < 0.05 else "pdf" if r < 0.08 else "page"
             when += datetime.timedelta(milliseconds=rng.randint(5, 900))
-            for rec in page_records(rng, when, warcinfo_id, url, charset, body):
+            if kind == "page":
+                body = gzip.decompress(path.read_bytes())
+                recs = page_records(rng, when, warcinfo_id, url, charset, body)
+                html_bytes += len(body)
+            elif kind == "redirect":
+                body = b"<html><head><title>301 Moved Permanently</title></head><body><h1>Moved Permanently</h1></body></html>\n"
+                location = url.replace("http://", "https://", 1) if url.startswith("http://") else url.rstrip("/") + "/"
+                recs = page_records(rng, when, warcinfo_id, url, None, body, "301 Moved Permanently",
+                                    "text/html", f"Location: {location}\r\n")
+            elif kind == "not_found":
+                body = b"<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>\n"
+                recs = page_records(rng, when, warcinfo_id, url, None, body, "404 Not Found", "text/html")
+            else:
+                body = b"%PDF-1.4\n" + rng.randbytes(rng.randint(20_000, 300_000)) + b"\n%%EOF\n"
+                recs = page_records(rng, when, warcinfo_id, url, None, body, "200 OK", "application/pdf")
+            for rec in recs:
                 writer.write(rec)
             fetches += 1
-            html_bytes += len(body)
+            kinds[kind] += 1
     writer.close()
     seconds = time.perf_counter() - started
 
@@ -208,6 +237,8 @@ def main():
         "plain": str(plain) if plain else None,
         "distinct_pages": len(pages),
         "fetches": fetches,
+        "mix": args.mix,
+        "kinds": kinds,
         "records": 1 + 3 * fetches,
         "rounds": rounds,
         "html_bytes": html_bytes,

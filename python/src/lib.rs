@@ -451,8 +451,9 @@ impl Drop for WarcReader {
 
 /// Iterates the extracted pages of a WARC file (`.warc` or `.warc.gz`) with
 /// the pipeline of `dana extract`: `threads` workers (all cores when None),
-/// at most 4 records per worker in flight, each at most `max_record_bytes`
-/// (larger records are skipped and counted as `too_large`).
+/// at most 256 records and 4 MiB of blocks per worker (plus one record) in
+/// flight, each at most `max_record_bytes` (larger records are skipped and
+/// counted as `too_large`).
 ///
 /// `source` is a path (`str` or `os.PathLike`; `"-"` is stdin) or a binary
 /// file-like object with `read(n)`; a file-like object's `name`, when it is

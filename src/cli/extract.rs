@@ -66,7 +66,8 @@ pub struct Args {
     /// Records whose block, or whose HTTP body once decompressed, is larger
     /// are skipped with a warning (counted as too_large), not truncated: a
     /// cut page would give text that looks whole. With the records in
-    /// flight (4 per worker) this bounds memory.
+    /// flight (at most 4 MiB of blocks per worker plus one record) this
+    /// bounds memory.
     #[arg(long, default_value_t = 16 << 20, value_name = "BYTES")]
     max_record_bytes: u64,
     /// `.warc.gz` files at least this big are inflated by several threads

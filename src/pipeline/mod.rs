@@ -3,10 +3,15 @@
 //! an [`Extractor`](crate::Extractor); the calling thread puts results back in input order and
 //! hands them to a [`Sink`].
 //!
+//! Records travel in batches (up to [`BATCH_RECORDS`] records or
+//! [`BATCH_BYTES`] of blocks per message, results likewise), so that neither
+//! side wakes up per record.
+//!
 //! Memory stays bounded whatever the archive size: a record is copied out of
-//! the reader only after taking one of a fixed number of tokens, and the
-//! token comes back only once its result is written, so at most
-//! `in_flight` records (each at most `max_record_bytes`) exist at once.
+//! the reader only after taking its share of a [`Budget`] (one record and its
+//! block's bytes), given back only once its result is written, so at most
+//! `4 * workers * BATCH_RECORDS` records holding at most
+//! `4 * workers * BATCH_BYTES + max_record_bytes` bytes of blocks exist at once.
 
 mod work;
 
@@ -19,7 +24,7 @@ use std::collections::BTreeMap;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 /// Problems kept per file for the report (all are counted).
@@ -155,6 +160,124 @@ impl Input {
     }
 }
 
+/// Most records a job message carries.
+const BATCH_RECORDS: usize = 64;
+/// A job message is sent once its blocks add up to this many bytes.
+const BATCH_BYTES: u64 = 1 << 20;
+
+/// What may be in flight (copied out of a reader and not yet written): a
+/// number of records and of block bytes. Readers take, the collector gives
+/// back once a result is written.
+struct Budget {
+    state: Mutex<BudgetState>,
+    freed: Condvar,
+    /// The bytes of the whole budget; a record's share is capped to it.
+    bytes: u64,
+}
+
+struct BudgetState {
+    records: usize,
+    bytes: u64,
+    /// Readers waiting in [`Budget::take`] (else giving back wakes no one).
+    waiting: usize,
+    /// The pipeline is shutting down: takers stop waiting.
+    closed: bool,
+}
+
+impl Budget {
+    fn new(records: usize, bytes: u64) -> Self {
+        Budget {
+            state: Mutex::new(BudgetState {
+                records,
+                bytes,
+                waiting: 0,
+                closed: false,
+            }),
+            freed: Condvar::new(),
+            bytes,
+        }
+    }
+
+    /// One record's share of the budget for a block of `bytes`.
+    fn share(&self, bytes: u64) -> u64 {
+        bytes.min(self.bytes)
+    }
+
+    /// Takes one record of `bytes` if that is free now.
+    fn try_take(&self, bytes: u64) -> bool {
+        let bytes = self.share(bytes);
+        let Ok(mut state) = self.state.lock() else {
+            return false;
+        };
+        if state.records > 0 && state.bytes >= bytes {
+            state.records -= 1;
+            state.bytes -= bytes;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Waits for one record of `bytes`; false when the pipeline shuts down.
+    fn take(&self, bytes: u64) -> bool {
+        let bytes = self.share(bytes);
+        let Ok(mut state) = self.state.lock() else {
+            return false;
+        };
+        loop {
+            if state.closed {
+                return false;
+            }
+            if state.records > 0 && state.bytes >= bytes {
+                state.records -= 1;
+                state.bytes -= bytes;
+                return true;
+            }
+            state.waiting += 1;
+            state = match self.freed.wait(state) {
+                Ok(state) => state,
+                Err(_) => return false,
+            };
+            state.waiting -= 1;
+        }
+    }
+
+    /// Gives back `records` records holding blocks of `bytes` (their shares).
+    fn give(&self, records: usize, bytes: u64) {
+        if records == 0 {
+            return;
+        }
+        let waiting = match self.state.lock() {
+            Ok(mut state) => {
+                state.records += records;
+                state.bytes += bytes;
+                state.waiting > 0
+            }
+            Err(_) => true,
+        };
+        // A wake-up is a system call: only when a reader waits.
+        if waiting {
+            self.freed.notify_all();
+        }
+    }
+
+    fn close(&self) {
+        if let Ok(mut state) = self.state.lock() {
+            state.closed = true;
+        }
+        self.freed.notify_all();
+    }
+}
+
+/// Closes the budget when the collector returns, however it returns.
+struct CloseOnDrop<'a>(&'a Budget);
+
+impl Drop for CloseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
 /// Read size for stream inputs.
 const STREAM_BUFFER: usize = 256 << 10;
 
@@ -167,12 +290,17 @@ enum Outcome {
     Failed(&'static str),
 }
 
+/// One worker result: the record's number in its file's jobs, what became
+/// of it, and its block's share of the [`Budget`].
+struct Done {
+    seq: u64,
+    outcome: Outcome,
+    bytes: u64,
+}
+
 enum Message {
-    Result {
-        file: usize,
-        seq: u64,
-        outcome: Outcome,
-    },
+    /// Results of one batch of `file`'s jobs.
+    Results { file: usize, done: Vec<Done> },
     /// A reader is done with `file` after sending `sent` jobs.
     ReaderDone {
         file: usize,
@@ -184,7 +312,8 @@ enum Message {
 #[derive(Default)]
 struct FileState {
     next_seq: u64,
-    pending: BTreeMap<u64, Outcome>,
+    /// Results waiting for earlier ones: outcome and budget share.
+    pending: BTreeMap<u64, (Outcome, u64)>,
     sent: Option<u64>,
     stats: FileStats,
     finished: bool,
@@ -213,6 +342,11 @@ pub fn run_inputs(
 ) -> std::io::Result<Vec<FileStats>> {
     let workers = options.workers.max(1);
     let in_flight = 4 * workers;
+    let max_block = options.max_record_bytes.min(usize::MAX as u64);
+    let budget = Budget::new(
+        in_flight * BATCH_RECORDS,
+        (in_flight as u64 * BATCH_BYTES).saturating_add(max_block),
+    );
     let readers = if sink.sequential() {
         1
     } else {
@@ -233,11 +367,7 @@ pub fn run_inputs(
         let _ = file_tx.send(file);
     }
     drop(file_tx);
-    let (token_tx, token_rx) = bounded::<()>(in_flight);
-    for _ in 0..in_flight {
-        let _ = token_tx.send(());
-    }
-    let (job_tx, job_rx) = bounded::<work::Job>(in_flight);
+    let (job_tx, job_rx) = bounded::<Vec<work::Job>>(in_flight);
     let (msg_tx, msg_rx) = bounded::<Message>(in_flight + readers);
     let (pool_tx, pool_rx) = bounded::<Vec<u8>>(in_flight);
 
@@ -246,7 +376,7 @@ pub fn run_inputs(
             let reader = ReaderThread {
                 inputs,
                 files: file_rx.clone(),
-                tokens: token_rx.clone(),
+                budget: &budget,
                 jobs: job_tx.clone(),
                 messages: msg_tx.clone(),
                 pool: pool_rx.clone(),
@@ -261,17 +391,14 @@ pub fn run_inputs(
                 work::Worker::new(options, job_rx.clone(), msg_tx.clone(), pool_tx.clone());
             scope.spawn(move || worker.run());
         }
-        drop((job_tx, job_rx, msg_tx, pool_tx, token_rx));
-        let result = collect(
-            inputs.len(),
-            sink,
-            &msg_rx,
-            &token_tx,
-            progress,
-            on_progress,
-        );
-        // On a write error, dropping the channels stops the other threads.
-        drop((msg_rx, token_tx));
+        drop((job_tx, job_rx, msg_tx, pool_tx));
+        let result = {
+            let _close = CloseOnDrop(&budget);
+            collect(inputs.len(), sink, &msg_rx, &budget, progress, on_progress)
+        };
+        // On a write error, closing the budget and the channels stops the
+        // other threads.
+        drop(msg_rx);
         result
     })
 }
@@ -281,7 +408,7 @@ fn collect(
     n_files: usize,
     sink: &mut dyn Sink,
     messages: &Receiver<Message>,
-    tokens: &Sender<()>,
+    budget: &Budget,
     progress: &Progress,
     on_progress: &mut dyn FnMut(),
 ) -> std::io::Result<Vec<FileStats>> {
@@ -305,9 +432,11 @@ fn collect(
             Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
         };
         let file = match message {
-            Message::Result { file, seq, outcome } => {
+            Message::Results { file, done } => {
                 if let Some(state) = files.get_mut(file) {
-                    state.pending.insert(seq, outcome);
+                    for done in done {
+                        state.pending.insert(done.seq, (done.outcome, done.bytes));
+                    }
                 }
                 file
             }
@@ -331,12 +460,15 @@ fn collect(
         } else {
             vec![file]
         };
+        let (mut freed, mut freed_bytes) = (0, 0);
         for f in order {
             let Some(state) = files.get_mut(f) else {
                 continue;
             };
-            while let Some(outcome) = state.pending.remove(&state.next_seq) {
+            while let Some((outcome, bytes)) = state.pending.remove(&state.next_seq) {
                 state.next_seq += 1;
+                freed += 1;
+                freed_bytes += budget.share(bytes);
                 match outcome {
                     Outcome::Page(page) => {
                         sink.write(f, page)?;
@@ -350,7 +482,6 @@ fn collect(
                     }
                     Outcome::Failed(reason) => state.stats.fail(reason),
                 }
-                let _ = tokens.send(());
             }
             if !state.finished && state.sent == Some(state.next_seq) {
                 state.finished = true;
@@ -367,6 +498,7 @@ fn collect(
                 break;
             }
         }
+        budget.give(freed, freed_bytes);
         on_progress();
     }
     Ok(files.into_iter().map(|s| s.stats).collect())
@@ -387,8 +519,8 @@ fn merge(into: &mut FileStats, from: &FileStats) {
 struct ReaderThread<'a> {
     inputs: &'a [Input],
     files: Receiver<usize>,
-    tokens: Receiver<()>,
-    jobs: Sender<work::Job>,
+    budget: &'a Budget,
+    jobs: Sender<Vec<work::Job>>,
     messages: Sender<Message>,
     pool: Receiver<Vec<u8>>,
     max_record_bytes: u64,
@@ -435,6 +567,7 @@ impl ReaderThread<'_> {
         let mut records_ok = 0;
         let mut not_warc = None;
         let mut last_position = 0;
+        let mut batch = Batch::default();
         while let Some(item) = reader.next() {
             if self.progress.stop.load(Ordering::Relaxed) {
                 return (None, stats);
@@ -472,16 +605,25 @@ impl ReaderThread<'_> {
                             }
                         }
                         Ok(kind) => {
-                            if self.tokens.recv().is_err() {
+                            let bytes = record.block.len() as u64;
+                            // Before waiting for the collector, hand the
+                            // workers what is batched: they may be idle.
+                            if !self.budget.try_take(bytes)
+                                && (!self.flush(&mut batch) || !self.budget.take(bytes))
+                            {
                                 return (None, stats);
                             }
                             let block = self.pool.try_recv().unwrap_or_default();
-                            let job =
-                                work::Job::new(file, seq, kind, &record, &filename, &input, block);
-                            if self.jobs.send(job).is_err() {
+                            batch.jobs.push(work::Job::new(
+                                file, seq, kind, &record, &filename, &input, block,
+                            ));
+                            batch.bytes += bytes;
+                            seq += 1;
+                            if (batch.jobs.len() >= BATCH_RECORDS || batch.bytes >= BATCH_BYTES)
+                                && !self.flush(&mut batch)
+                            {
                                 return (None, stats);
                             }
-                            seq += 1;
                         }
                     }
                 }
@@ -493,12 +635,32 @@ impl ReaderThread<'_> {
                 .fetch_add(position.saturating_sub(last_position), Ordering::Relaxed);
             last_position = position;
         }
+        if !self.flush(&mut batch) {
+            return (None, stats);
+        }
         stats.bytes = reader.total_bytes().unwrap_or(last_position);
         if let (0, Some(detail)) = (records_ok, not_warc) {
             stats.error = Some(format!("{}: not a WARC file ({detail})", stats.file));
         }
         (Some(seq), stats)
     }
+
+    /// Sends the batched jobs, if any; false when the pipeline is shutting down.
+    fn flush(&self, batch: &mut Batch) -> bool {
+        batch.bytes = 0;
+        if batch.jobs.is_empty() {
+            return true;
+        }
+        let jobs = std::mem::replace(&mut batch.jobs, Vec::with_capacity(BATCH_RECORDS));
+        self.jobs.send(jobs).is_ok()
+    }
+}
+
+/// Jobs not yet sent, and the bytes of their blocks.
+#[derive(Default)]
+struct Batch {
+    jobs: Vec<work::Job>,
+    bytes: u64,
 }
 
 /// Counts skipped/failed reasons over many files (for the summary).

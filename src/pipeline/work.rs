@@ -1,6 +1,6 @@
 //! Worker threads: HTTP decoding, HTML classification, extraction, serialisation.
 
-use super::{Message, Options, Outcome};
+use super::{Done, Message, Options, Outcome};
 use crate::http::{self, PayloadDecoder};
 use crate::output::{Formatter, Page};
 use crate::warc::Record;
@@ -108,7 +108,7 @@ pub(super) struct Worker {
     decoder: PayloadDecoder,
     formatter: Formatter,
     max_record_bytes: usize,
-    jobs: Receiver<Job>,
+    jobs: Receiver<Vec<Job>>,
     results: Sender<Message>,
     pool: Sender<Vec<u8>>,
 }
@@ -116,7 +116,7 @@ pub(super) struct Worker {
 impl Worker {
     pub(super) fn new(
         options: &Options,
-        jobs: Receiver<Job>,
+        jobs: Receiver<Vec<Job>>,
         results: Sender<Message>,
         pool: Sender<Vec<u8>>,
     ) -> Self {
@@ -132,16 +132,24 @@ impl Worker {
     }
 
     pub(super) fn run(mut self) {
-        while let Ok(job) = self.jobs.recv() {
-            let outcome = self.process(&job);
-            let (file, seq) = (job.file, job.seq);
-            // Hand the block's allocation back to the readers (dropped if the pool is full).
-            let _ = self.pool.try_send(job.block);
-            if self
-                .results
-                .send(Message::Result { file, seq, outcome })
-                .is_err()
-            {
+        // A batch holds jobs of one file (a reader sends each file's jobs in
+        // its own batches); its results go back in one message.
+        while let Ok(jobs) = self.jobs.recv() {
+            let Some(file) = jobs.first().map(|job| job.file) else {
+                continue;
+            };
+            let mut done = Vec::with_capacity(jobs.len());
+            for job in jobs {
+                let outcome = self.process(&job);
+                done.push(Done {
+                    seq: job.seq,
+                    outcome,
+                    bytes: job.block.len() as u64,
+                });
+                // Hand the block's allocation back to the readers (dropped if the pool is full).
+                let _ = self.pool.try_send(job.block);
+            }
+            if self.results.send(Message::Results { file, done }).is_err() {
                 return;
             }
         }

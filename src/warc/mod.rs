@@ -151,6 +151,8 @@ enum Engine {
     Map {
         map: memmap2::Mmap,
         pos: usize,
+        /// The map before this offset was handed back (see [`release_behind`]).
+        released: usize,
     },
     /// Nothing to read (an empty file cannot be mapped).
     Empty,
@@ -208,6 +210,11 @@ impl WarcReader {
         // another process would fault, which is the documented risk of mmap and
         // acceptable for archive files that are not being written.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(err)?;
+        #[cfg(unix)]
+        {
+            // Read ahead, and let the kernel drop pages we have passed.
+            let _ = map.advise(memmap2::Advice::Sequential);
+        }
         if let Some(kind) = unsupported_compression(&map) {
             let detail = format!("{kind}-compressed WARC files are not supported; decompress it first or pipe it to `dana extract -`");
             return Err(err(std::io::Error::new(
@@ -220,11 +227,15 @@ impl WarcReader {
             let source: Box<dyn Source + Send> =
                 match split::SplitSource::new(Arc::clone(&map), split) {
                     Some(split) => Box::new(split),
-                    None => Box::new(GzSource::new(MapBytes(map, 0))),
+                    None => Box::new(GzSource::new(MapBytes::new(map, 0))),
                 };
             Engine::Buffered(Buffered::new(source))
         } else {
-            Engine::Map { map, pos: 0 }
+            Engine::Map {
+                map,
+                pos: 0,
+                released: 0,
+            }
         };
         Ok(Self::with_engine(name, engine, max_record_bytes, Some(len)))
     }
@@ -315,7 +326,11 @@ impl WarcReader {
     pub fn next(&mut self) -> Option<Result<Record<'_>, Problem>> {
         let outcome = match &mut self.engine {
             Engine::Empty => return None,
-            Engine::Map { map, pos } => next_in_slice(map, pos, self.max_record_bytes),
+            Engine::Map { map, pos, released } => {
+                // The previous record (a borrow of the map) is gone by now.
+                release_behind(map, released, *pos);
+                next_in_slice(map, pos, self.max_record_bytes)
+            }
             Engine::Buffered(b) => b.next(self.max_record_bytes),
         };
         self.number += 1;
@@ -827,8 +842,65 @@ impl FillError {
     }
 }
 
-/// The memory map as a `BufRead` positioned at `.1`.
-struct MapBytes(Arc<memmap2::Mmap>, usize);
+/// Bytes of the map read past before they are handed back to the kernel.
+const RELEASE_EVERY: usize = 1 << 20;
+/// Bytes just behind the reading position that stay mapped.
+const KEEP_MAPPED: usize = 256 << 10;
+
+/// Hands the map's pages in `released..pos` back to the kernel once they are
+/// [`RELEASE_EVERY`] bytes or more, so that the process's resident memory
+/// does not grow with the file (the pages of a mapped file stay resident
+/// once read, even with `Advice::Sequential`). Reading them again is still
+/// correct: the map is a read-only shared file map, so a released page is
+/// read back from the file (page cache) on its next access.
+fn release_behind(map: &memmap2::Mmap, released: &mut usize, pos: usize) {
+    // The kernel maps pages around a faulting one (64 KiB by default) when
+    // they are cached: released pages just behind the reading position
+    // would come back and stay. Releasing only up to well behind it keeps
+    // those in the range the next release covers.
+    let end = pos.min(map.len()).saturating_sub(KEEP_MAPPED);
+    if end < released.saturating_add(RELEASE_EVERY) {
+        return;
+    }
+    release_range(map, *released, end);
+    *released = end;
+}
+
+/// Releases the pages of `map[from..to]` (including the page `from` is on).
+fn release_range(map: &memmap2::Mmap, from: usize, to: usize) {
+    #[cfg(unix)]
+    if from < to {
+        // SAFETY: `DontNeed` on a read-only shared file map discards no data:
+        // a later access (a record still borrowing these bytes, a rewind to
+        // a damaged member's start) reads the same bytes back from the file.
+        let _ = unsafe {
+            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, to - from)
+        };
+    }
+    #[cfg(not(unix))]
+    let _ = (map, from, to);
+}
+
+/// The memory map as a `BufRead` positioned at `.1`; the pages from `.2`
+/// up to the position are handed back to the kernel as it moves on. `.3`:
+/// where it started.
+struct MapBytes(Arc<memmap2::Mmap>, usize, usize, usize);
+
+impl MapBytes {
+    fn new(map: Arc<memmap2::Mmap>, pos: usize) -> Self {
+        MapBytes(map, pos, pos, pos)
+    }
+}
+
+impl Drop for MapBytes {
+    fn drop(&mut self) {
+        let (start, end) = (self.3, self.1.min(self.0.len()));
+        release_range(&self.0, self.2, end);
+        // The pages just before the start, mapped again around the first
+        // page read (another part thread may have released them already).
+        release_range(&self.0, start.saturating_sub(KEEP_MAPPED), start.min(end));
+    }
+}
 
 impl Read for MapBytes {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
@@ -844,6 +916,7 @@ impl BufRead for MapBytes {
     }
     fn consume(&mut self, amt: usize) {
         self.1 = (self.1 + amt).min(self.0.len());
+        release_behind(&self.0, &mut self.2, self.1);
     }
 }
 

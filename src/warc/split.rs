@@ -237,7 +237,7 @@ impl SplitSource {
 
     /// The sequential reader, started where the previous part stopped.
     fn local(&self, part: usize, from: u64, resyncing: bool) -> Current {
-        let input = MapBytes(Arc::clone(&self.map), from as usize);
+        let input = MapBytes::new(Arc::clone(&self.map), from as usize);
         Current::Local {
             part,
             source: Box::new(GzSource::part(input, from, self.limit(part), resyncing)),
@@ -395,7 +395,7 @@ fn inflate_part(map: &Arc<Mmap>, job: PartJob, pool: &Receiver<Vec<u8>>) {
         let _ = job.out.send(batch);
         return;
     };
-    let input = MapBytes(Arc::clone(map), start as usize);
+    let input = MapBytes::new(Arc::clone(map), start as usize);
     let mut source = GzSource::part(input, start, job.limit, false);
     let mut marks = Vec::new();
     loop {
