@@ -32,7 +32,7 @@ if [[ ! -x "$venv/bin/python" ]]; then
     python3 -m venv "$venv"
     PIP_CONSTRAINT="$repo/.ci/python-constraints.txt" "$venv/bin/pip" install -q \
         "$repo/python" -r "$repo/python/requirements-test.txt"
-    "$venv/bin/pip" install -q "trafilatura==2.3.1"
+    "$venv/bin/pip" install -q "trafilatura==2.3.1" "lxml_html_clean==0.4.6"
 fi
 py="$venv/bin/python"
 (cd "$repo" && cargo build --quiet --release --bin dana)
