@@ -28,7 +28,7 @@
 //!   are ignored and the next step decides.
 //!
 //! Detection is fed only the 64-byte blocks holding non-ASCII bytes, up to
-//! [`DETECT_NON_ASCII`] of them: chardetng is a hundred times slower than
+//! `DETECT_NON_ASCII` of them: chardetng is a hundred times slower than
 //! extraction, and a sample of the text decides a page. Decoding is done
 //! by `encoding_rs`, straight to UTF-8; valid UTF-8 is borrowed, not copied.
 

@@ -209,7 +209,7 @@ fn narrow_utf16(units: &[u8], latin1: impl Fn([u8; 2]) -> Option<u8>) -> Vec<u8>
 }
 
 /// True when the payload start looks like binary data rather than text,
-/// whatever its label: more than one byte in [`BINARY_DENSITY`] of its first
+/// whatever its label: more than one byte in `BINARY_DENSITY` of its first
 /// KiB is a control byte that text does not use (NUL, and the C0 controls
 /// other than tab, line feed, form feed, carriage return and escape: the
 /// WHATWG "binary data bytes"). Images, archives and compressed data are

@@ -3,12 +3,12 @@
 //! an [`Extractor`](crate::Extractor); the calling thread puts results back in input order and
 //! hands them to a [`Sink`].
 //!
-//! Records travel in batches (up to [`BATCH_RECORDS`] records or
-//! [`BATCH_BYTES`] of blocks per message, results likewise), so that neither
+//! Records travel in batches (up to `BATCH_RECORDS` records or
+//! `BATCH_BYTES` of blocks per message, results likewise), so that neither
 //! side wakes up per record.
 //!
 //! Memory stays bounded whatever the archive size: a record is copied out of
-//! the reader only after taking its share of a [`Budget`] (one record and its
+//! the reader only after taking its share of a `Budget` (one record and its
 //! block's bytes), given back only once its result is written, so at most
 //! `4 * workers * BATCH_RECORDS` records holding at most
 //! `4 * workers * BATCH_BYTES + max_record_bytes` bytes of blocks exist at once.

@@ -19,8 +19,8 @@
 //!
 //! Character classes come from the Unicode tables of `regex-syntax`, so
 //! they follow the Unicode version of that crate; Python's `str.isalpha`
-//! (general category L) and `str.isspace` are matched by [`is_alpha`] and
-//! [`is_py_space`].
+//! (general category L) and `str.isspace` are matched by `is_alpha` and
+//! `is_py_space`.
 
 use regex_syntax::hir::{Class, HirKind};
 use std::sync::OnceLock;
