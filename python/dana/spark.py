@@ -10,9 +10,11 @@ Run it in local mode::
 
     python -m dana.spark --paths warc.paths OUTPUT --master 'local[2]'
 
-or on a cluster (the ``dana`` wheel installed on every node)::
+or on a cluster (the ``dana`` wheel installed on every node), with this
+file as the application (README, "On a cluster")::
 
-    spark-submit --master yarn -m dana.spark ...   # see README "On a cluster"
+    spark-submit --master yarn path/to/dana/spark.py --paths warc.paths.gz \
+        --base-url https://data.commoncrawl.org/ s3a://bucket/cc-text/
 
 A WARC that cannot be read is logged and counted (the ``files_failed``
 accumulator), not a failed job; problems inside a file are counted like the
