@@ -80,6 +80,7 @@ fn extract(path: &Path, workers: usize) -> u64 {
         max_record_bytes: 16 << 20,
         formatter: Formatter::new(Format::Jsonl, Compression::None),
         split_min_bytes: Split::new(workers).min_file_bytes,
+        signals: Default::default(),
     };
     let mut sink = NullSink(0);
     let inputs = [path.to_path_buf()];

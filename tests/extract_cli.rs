@@ -612,6 +612,7 @@ fn parquet_rows(path: &Path) -> Vec<serde_json::Value> {
                         Field::Str(s) => serde_json::json!(s),
                         Field::Long(n) => serde_json::json!(n),
                         Field::Int(n) => serde_json::json!(n),
+                        Field::Double(x) => serde_json::json!(x),
                         other => panic!("{name}: unexpected {other:?}"),
                     };
                     (name.clone(), value)

@@ -52,6 +52,7 @@ fn options() -> Options {
         max_record_bytes: 16 << 20,
         formatter: Formatter::new(Format::Jsonl, Compression::None),
         split_min_bytes: u64::MAX,
+        signals: Default::default(),
     }
 }
 

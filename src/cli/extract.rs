@@ -1,9 +1,11 @@
 //! `dana extract`: main text of every HTML page in WARC archives.
 
 use anyhow::{bail, Context};
+use dana::output::parquet::Columns;
 use dana::output::resume::{self, Decision, Settings};
 use dana::output::{Compression, DirSink, Format, Formatter, StdoutSink};
-use dana::pipeline::{self, FileStats, Options, Progress, Sink};
+use dana::pipeline::{self, FileStats, Options, Progress, SignalOptions, Sink};
+use dana::signals::RuleSet;
 use dana::Algorithm;
 use std::collections::HashSet;
 use std::io::{BufRead, IsTerminal};
@@ -70,6 +72,24 @@ pub struct Args {
     /// bounds memory.
     #[arg(long, default_value_t = 16 << 20, value_name = "BYTES")]
     max_record_bytes: u64,
+    /// Add each page's quality signals (`signals`), the Gopher, C4 and
+    /// FineWeb decisions (`filters`: per rule set null when the page passes,
+    /// else the first rule it fails) and its exact-duplicate key
+    /// (`exact_key`, 16 hex digits) to jsonl and parquet. `lang` and
+    /// `lang_score` are always there.
+    #[arg(long)]
+    signals: bool,
+    /// Add the MinHash signature (`minhash`: 14 bands x 8 64-bit values,
+    /// datatrove's defaults; null for texts of fewer than 5 words) to jsonl
+    /// and parquet.
+    #[arg(long)]
+    minhash: bool,
+    /// Drop the pages that fail any of these rule sets (comma-separated:
+    /// gopher (= gopher_quality,gopher_repetition), gopher_quality,
+    /// gopher_repetition, c4, fineweb); each dropped page is counted as
+    /// skipped under filter:<rule set>:<rule>.
+    #[arg(long, value_name = "SETS", value_delimiter = ',')]
+    filter: Vec<RuleSet>,
     /// `.warc.gz` files at least this big are inflated by several threads
     /// when fewer files than workers are being read (tests lower it).
     #[arg(long, default_value_t = dana::warc::Split::new(1).min_file_bytes, hide = true)]
@@ -90,7 +110,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let mut inputs = expand_directories(inputs)?;
-    let formatter = Formatter::new(args.format, args.compress);
+    let formatter = Formatter::new(args.format, args.compress).with_columns(Columns {
+        signals: args.signals,
+        minhash: args.minhash,
+    });
     let workers = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -100,9 +123,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         max_record_bytes: args.max_record_bytes,
         formatter,
         split_min_bytes: args.split_min_bytes,
+        signals: SignalOptions {
+            signals: args.signals,
+            minhash: args.minhash,
+            filter: args.filter.clone(),
+        },
     };
 
-    let settings = Settings::new(args.algorithm, &formatter, args.max_record_bytes);
+    let settings = Settings::new(args.algorithm, &formatter, args.max_record_bytes)
+        .with_signals(&options.signals);
     let mut resumed = Vec::new();
     let mut sink: Box<dyn Sink> = match &args.output {
         None => Box::new(StdoutSink::new(formatter, &inputs)),

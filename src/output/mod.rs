@@ -15,6 +15,7 @@ mod sink;
 
 pub use sink::{DirSink, StdoutSink};
 
+use crate::signals::Filters;
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -69,7 +70,10 @@ impl Compression {
 
 /// One extracted page and where it came from. Fields are serialised in this
 /// order; [`PageRow`] is the owned twin and Parquet's columns follow it too.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// `signals`, `filters` and `exact_key` are left out of JSON when `None`
+/// (no `--signals`), `minhash` when `None` (no `--minhash`; `Some(None)` is
+/// a text of fewer than 5 words, written as `null`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Page<'a> {
     pub url: &'a str,
     pub warc_record_id: &'a str,
@@ -90,6 +94,39 @@ pub struct Page<'a> {
     pub title: &'a str,
     pub text: &'a str,
     pub algorithm: &'a str,
+    /// The text's language: ISO 639-1, else 639-3 ([`crate::signals::lang`]).
+    pub lang: Option<&'a str>,
+    /// Confidence of `lang` in [0, 1] (0 without a language).
+    pub lang_score: f64,
+    /// The raw values of the rule sets ([`crate::signals::Signals`] as JSON).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signals: Option<&'a serde_json::Value>,
+    /// Per rule set, null when the page passes, else the first rule failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filters: Option<Filters>,
+    /// xxHash64 of the normalised text, as 16 hex digits.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "hex_key")]
+    pub exact_key: Option<u64>,
+    /// The 112 MinHash values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minhash: Option<Option<&'a [u64]>>,
+}
+
+/// The exact key as JSON and Parquet write it: 16 lowercase hex digits.
+pub fn key_hex(key: u64) -> String {
+    format!("{key:016x}")
+}
+
+fn hex_key<S: serde::Serializer>(key: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+    match key {
+        Some(k) => s.serialize_str(&key_hex(*k)),
+        None => s.serialize_none(),
+    }
+}
+
+/// The signals of a [`crate::signals::Analysis`] as a page carries them.
+pub fn signals_value(signals: &crate::signals::Signals) -> serde_json::Value {
+    serde_json::to_value(signals).unwrap_or(serde_json::Value::Null)
 }
 
 impl Page<'_> {
@@ -109,6 +146,12 @@ impl Page<'_> {
             title: self.title.into(),
             text: self.text.into(),
             algorithm: self.algorithm.into(),
+            lang: self.lang.map(Into::into),
+            lang_score: self.lang_score,
+            signals: self.signals.cloned(),
+            filters: self.filters,
+            exact_key: self.exact_key,
+            minhash: self.minhash.map(|m| m.map(<[u64]>::to_vec)),
         }
     }
 }
@@ -116,7 +159,7 @@ impl Page<'_> {
 /// One extracted page with owned fields: the same fields, order and meaning
 /// as [`Page`] (and the JSONL object), for code that keeps pages, such as
 /// [`parquet::ParquetWriter`] or the Python binding.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct PageRow {
     pub url: String,
     pub warc_record_id: String,
@@ -131,6 +174,16 @@ pub struct PageRow {
     pub title: String,
     pub text: String,
     pub algorithm: String,
+    pub lang: Option<String>,
+    pub lang_score: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signals: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filters: Option<Filters>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "hex_key")]
+    pub exact_key: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minhash: Option<Option<Vec<u64>>>,
 }
 
 impl PageRow {
@@ -150,6 +203,12 @@ impl PageRow {
             title: &self.title,
             text: &self.text,
             algorithm: &self.algorithm,
+            lang: self.lang.as_deref(),
+            lang_score: self.lang_score,
+            signals: self.signals.as_ref(),
+            filters: self.filters,
+            exact_key: self.exact_key,
+            minhash: self.minhash.as_ref().map(Option::as_deref),
         }
     }
 }
@@ -176,6 +235,8 @@ pub struct WriteError {
 pub struct Formatter {
     pub format: Format,
     pub compression: Compression,
+    /// The optional columns of Parquet output (JSONL writes what a page has).
+    pub columns: parquet::Columns,
 }
 
 impl Formatter {
@@ -190,7 +251,14 @@ impl Formatter {
         Formatter {
             format,
             compression,
+            columns: parquet::Columns::default(),
         }
+    }
+
+    /// The formatter with Parquet's optional columns set.
+    pub fn with_columns(mut self, columns: parquet::Columns) -> Self {
+        self.columns = columns;
+        self
     }
 
     /// The output file name for an input: its name without `.warc`/`.warc.gz`
@@ -236,7 +304,7 @@ impl Formatter {
             ("WARC-Record-ID", &id),
             ("Content-Type", "application/warc-fields"),
         ];
-        let record = warc_record(&headers, fields.as_bytes(), false);
+        let record = warc_record(&headers, fields.as_bytes(), None);
         self.compress(&record, out).map_err(|source| WriteError {
             url: output_name.into(),
             source,
@@ -285,7 +353,10 @@ impl Formatter {
                 if let Some(reason) = page.truncated {
                     headers.push(("WARC-Truncated", reason));
                 }
-                plain = warc_record(&headers, &body, true);
+                // Common Crawl's form: ISO 639-3 codes (its CLD2 lists up to
+                // three, comma-separated; dana identifies one).
+                let lang = page.lang.map(iso_639_3);
+                plain = warc_record(&headers, &body, Some(lang.unwrap_or_default()));
             }
             Format::Parquet => {
                 return Err(err(std::io::Error::other(
@@ -323,9 +394,22 @@ fn new_record_id() -> String {
     format!("<urn:uuid:{}>", uuid::Uuid::new_v4())
 }
 
-/// A WARC/1.0 record with `headers` in order, then (for conversions) the
-/// block digest and `Content-Type: text/plain`, then `Content-Length`.
-fn warc_record(headers: &[(&str, &str)], block: &[u8], conversion: bool) -> Vec<u8> {
+/// The ISO 639-3 code of a page's `lang` (ISO 639-1, else already 639-3),
+/// as Common Crawl's `WARC-Identified-Content-Language` holds it.
+pub fn iso_639_3(lang: &str) -> &'static str {
+    let language = if lang.len() == 2 {
+        isolang::Language::from_639_1(lang)
+    } else {
+        isolang::Language::from_639_3(lang)
+    };
+    language.map_or("", |l| l.to_639_3())
+}
+
+/// A WARC/1.0 record with `headers` in order, then (for conversions, given
+/// the ISO 639-3 language code or "" when none was identified) the block
+/// digest, `WARC-Identified-Content-Language` and `Content-Type:
+/// text/plain`, then `Content-Length`: Common Crawl's order.
+fn warc_record(headers: &[(&str, &str)], block: &[u8], conversion: Option<&str>) -> Vec<u8> {
     use sha1::Digest;
     let mut out = Vec::with_capacity(block.len() + 512);
     out.extend_from_slice(b"WARC/1.0\r\n");
@@ -340,9 +424,12 @@ fn warc_record(headers: &[(&str, &str)], block: &[u8], conversion: bool) -> Vec<
     for (name, value) in headers {
         header(name, value);
     }
-    if conversion {
+    if let Some(lang) = conversion {
         let digest = data_encoding::BASE32.encode(&sha1::Sha1::digest(block));
         header("WARC-Block-Digest", &format!("sha1:{digest}"));
+        if !lang.is_empty() {
+            header("WARC-Identified-Content-Language", lang);
+        }
         header("Content-Type", "text/plain");
     }
     header("Content-Length", &block.len().to_string());
@@ -371,6 +458,12 @@ mod tests {
             title: "Title",
             text: "Body ü",
             algorithm: "addanag",
+            lang: Some("de"),
+            lang_score: 0.5,
+            signals: None,
+            filters: None,
+            exact_key: None,
+            minhash: None,
         }
     }
 
@@ -433,7 +526,7 @@ mod tests {
         let record = warc_record(
             &[("WARC-Type", "conversion"), ("WARC-Target-URI", "u\r\nx")],
             "Title\nBody ü".as_bytes(),
-            true,
+            Some("spa"),
         );
         let text = String::from_utf8(record).unwrap_or_default();
         let names: Vec<&str> = text
@@ -448,6 +541,7 @@ mod tests {
                 "WARC-Type",
                 "WARC-Target-URI",
                 "WARC-Block-Digest",
+                "WARC-Identified-Content-Language",
                 "Content-Type",
                 "Content-Length"
             ]

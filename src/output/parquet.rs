@@ -21,9 +21,10 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The Parquet schema of dana's pages: the JSONL fields in the same order,
-/// nullable where JSONL has `null`. Offsets and lengths are INT64, the HTTP
-/// status INT32, strings UTF-8 (`STRING`).
+/// The Parquet schema of dana's pages without the optional columns: the
+/// JSONL fields in the same order, nullable where JSONL has `null`. Offsets
+/// and lengths are INT64, the HTTP status INT32, `lang_score` DOUBLE,
+/// strings UTF-8 (`STRING`). [`schema`] adds the columns [`Columns`] asks for.
 pub const SCHEMA: &str = "message dana_page {
   required binary url (STRING);
   required binary warc_record_id (STRING);
@@ -38,7 +39,156 @@ pub const SCHEMA: &str = "message dana_page {
   required binary title (STRING);
   required binary text (STRING);
   required binary algorithm (STRING);
+  optional binary lang (STRING);
+  required double lang_score;
 }";
+
+/// The optional columns (`dana extract --signals`, `--minhash`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Columns {
+    /// `signals` (a struct: per rule set its raw values, with the JSONL
+    /// names and nesting), the flat nullable strings `filter_gopher_quality`,
+    /// `filter_gopher_repetition`, `filter_c4`, `filter_fineweb`, and
+    /// `exact_key` (16 hex digits, as in JSONL).
+    pub signals: bool,
+    /// `minhash`: LIST of UINT64, null for texts of fewer than 5 words.
+    pub minhash: bool,
+}
+
+/// The filter columns, in order, and the [`Filters`](crate::signals::Filters)
+/// field each holds.
+pub const FILTER_COLUMNS: [&str; 4] = [
+    "filter_gopher_quality",
+    "filter_gopher_repetition",
+    "filter_c4",
+    "filter_fineweb",
+];
+
+/// One leaf column of the `signals` struct.
+#[derive(Debug, Clone)]
+struct SignalLeaf {
+    /// Keys from the `signals` object down to the value.
+    path: Vec<String>,
+    kind: LeafKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum LeafKind {
+    Int,
+    Double,
+    /// A list of doubles (`top_n_gram_char_frac`, …).
+    Doubles,
+    /// A nullable string (`c4.page_rule`).
+    Str,
+}
+
+/// A column after [`SCHEMA`]'s first 13 (whose writing is fixed).
+#[derive(Debug, Clone)]
+enum Extra {
+    Lang,
+    LangScore,
+    Signal(SignalLeaf),
+    Filter(usize),
+    ExactKey,
+    Minhash,
+}
+
+/// The layout of the `signals` struct: taken from the signals of a sample
+/// text, so it follows [`crate::signals::Signals`] as it is (integers INT64,
+/// fractions DOUBLE, arrays LIST of DOUBLE, optional names STRING).
+fn signal_layout() -> (String, Vec<SignalLeaf>) {
+    let mut analyser = crate::signals::Analyser::new(crate::signals::Config {
+        signals: true,
+        minhash: false,
+    });
+    let sample = "The quick brown fox jumps over the lazy dog. It was the best of times.";
+    let value = analyser
+        .analyse(sample)
+        .signals
+        .as_ref()
+        .map(super::signals_value)
+        .unwrap_or_default();
+    let mut schema = String::new();
+    let mut leaves = Vec::new();
+    describe("signals", &value, &mut Vec::new(), &mut leaves, &mut schema);
+    (schema, leaves)
+}
+
+fn describe(
+    name: &str,
+    value: &serde_json::Value,
+    path: &mut Vec<String>,
+    leaves: &mut Vec<SignalLeaf>,
+    schema: &mut String,
+) {
+    use serde_json::Value;
+    let mut leaf = |kind| {
+        leaves.push(SignalLeaf {
+            path: path.clone(),
+            kind,
+        })
+    };
+    match value {
+        Value::Object(map) => {
+            schema.push_str(&format!("required group {name} {{\n"));
+            for (key, v) in map {
+                path.push(key.clone());
+                describe(key, v, path, leaves, schema);
+                path.pop();
+            }
+            schema.push_str("}\n");
+        }
+        Value::Array(_) => {
+            leaf(LeafKind::Doubles);
+            schema.push_str(&format!(
+                "required group {name} (LIST) {{ repeated group list {{ required double element; }} }}\n"
+            ));
+        }
+        Value::Number(n) if n.is_f64() => {
+            leaf(LeafKind::Double);
+            schema.push_str(&format!("required double {name};\n"));
+        }
+        Value::Number(_) => {
+            leaf(LeafKind::Int);
+            schema.push_str(&format!("required int64 {name};\n"));
+        }
+        _ => {
+            leaf(LeafKind::Str);
+            schema.push_str(&format!("optional binary {name} (STRING);\n"));
+        }
+    }
+}
+
+/// The Parquet schema (message type) of a file with `columns`, and the
+/// columns after the fixed ones, in order.
+fn layout(columns: Columns) -> (String, Vec<Extra>) {
+    let mut schema = SCHEMA.trim_end_matches('}').to_owned();
+    let mut extra = vec![Extra::Lang, Extra::LangScore];
+    if columns.signals {
+        let (group, leaves) = signal_layout();
+        schema.push_str(&group);
+        extra.extend(leaves.into_iter().map(Extra::Signal));
+        for (i, name) in FILTER_COLUMNS.iter().enumerate() {
+            schema.push_str(&format!("optional binary {name} (STRING);\n"));
+            extra.push(Extra::Filter(i));
+        }
+        schema.push_str("required binary exact_key (STRING);\n");
+        extra.push(Extra::ExactKey);
+    }
+    if columns.minhash {
+        schema.push_str(
+            "optional group minhash (LIST) { repeated group list { required int64 element (INTEGER(64,false)); } }\n",
+        );
+        extra.push(Extra::Minhash);
+    }
+    schema.push('}');
+    (schema, extra)
+}
+
+/// The Parquet schema of a file with `columns`, as a message type.
+pub fn schema(columns: Columns) -> String {
+    layout(columns).0
+}
 
 /// A row group is written when this many rows are buffered...
 pub const ROW_GROUP_ROWS: usize = 100_000;
@@ -64,6 +214,8 @@ pub enum ParquetError {
 /// Writes [`PageRow`]s to one Parquet file in bounded row groups.
 pub struct ParquetWriter<W: Write + Send> {
     writer: SerializedFileWriter<W>,
+    /// What the columns after the first 13 hold.
+    extra: Vec<Extra>,
     rows: Vec<PageRow>,
     buffered_bytes: usize,
     max_rows: usize,
@@ -72,13 +224,18 @@ pub struct ParquetWriter<W: Write + Send> {
 }
 
 impl ParquetWriter<BufWriter<File>> {
-    /// Creates (or truncates) the file at `path`.
+    /// Creates (or truncates) the file at `path`, without optional columns.
     pub fn create(path: &Path) -> Result<Self, ParquetError> {
+        Self::create_with_columns(path, Columns::default())
+    }
+
+    /// Creates (or truncates) the file at `path`, with `columns`.
+    pub fn create_with_columns(path: &Path, columns: Columns) -> Result<Self, ParquetError> {
         let file = File::create(path).map_err(|source| ParquetError::Create {
             path: path.to_path_buf(),
             source,
         })?;
-        Self::new(BufWriter::with_capacity(1 << 20, file))
+        Self::with_columns(BufWriter::with_capacity(1 << 20, file), columns)
     }
 }
 
@@ -86,7 +243,14 @@ impl<W: Write + Send> ParquetWriter<W> {
     /// A writer into `out`, which needs no `Seek`: Parquet's footer is
     /// written last and points back by offsets.
     pub fn new(out: W) -> Result<Self, ParquetError> {
-        let schema = Arc::new(parquet::schema::parser::parse_message_type(SCHEMA)?);
+        Self::with_columns(out, Columns::default())
+    }
+
+    /// A writer into `out` whose files have the optional `columns`; a row
+    /// written must then have the values (`PageRow::signals`, …).
+    pub fn with_columns(out: W, columns: Columns) -> Result<Self, ParquetError> {
+        let (schema, extra) = layout(columns);
+        let schema = Arc::new(parquet::schema::parser::parse_message_type(&schema)?);
         let zstd = Compression::ZSTD(ZstdLevel::try_new(ZSTD_LEVEL)?);
         let mut props = WriterProperties::builder()
             .set_compression(zstd)
@@ -103,6 +267,7 @@ impl<W: Write + Send> ParquetWriter<W> {
         let writer = SerializedFileWriter::new(out, schema, Arc::new(props.build()))?;
         Ok(ParquetWriter {
             writer,
+            extra,
             rows: Vec::new(),
             buffered_bytes: 0,
             max_rows: ROW_GROUP_ROWS,
@@ -234,10 +399,13 @@ impl<W: Write + Send> ParquetWriter<W> {
                         .write_batch(&values, Some(&levels), None)?;
                 }
                 _ => {
-                    return Err(parquet::errors::ParquetError::General(format!(
-                        "the schema has more columns than dana writes ({column})"
-                    ))
-                    .into())
+                    let Some(extra) = self.extra.get(column - 13) else {
+                        return Err(parquet::errors::ParquetError::General(format!(
+                            "the schema has more columns than dana writes ({column})"
+                        ))
+                        .into());
+                    };
+                    write_extra(extra, &mut rows, &mut writer)?;
                 }
             }
             writer.close()?;
@@ -261,6 +429,169 @@ impl<W: Write + Send> ParquetWriter<W> {
     }
 }
 
+/// A page whose row lacks a value its file's columns need.
+fn missing(what: &str, r: &PageRow) -> parquet::errors::ParquetError {
+    parquet::errors::ParquetError::General(format!(
+        "the page {} has no {what}, but the Parquet file was opened with that column",
+        r.url
+    ))
+}
+
+/// Writes one column after the first 13 for `rows`.
+fn write_extra(
+    extra: &Extra,
+    rows: &mut [PageRow],
+    writer: &mut parquet::file::writer::SerializedColumnWriter<'_>,
+) -> Result<(), parquet::errors::ParquetError> {
+    use parquet::data_type::DoubleType;
+    let strings = |values: Vec<Option<String>>| -> (Vec<ByteArray>, Vec<i16>) {
+        let levels = values.iter().map(|v| i16::from(v.is_some())).collect();
+        let values = values
+            .into_iter()
+            .flatten()
+            .map(|s| ByteArray::from(s.into_bytes()))
+            .collect();
+        (values, levels)
+    };
+    match extra {
+        Extra::Lang => {
+            let (values, levels) = strings(rows.iter_mut().map(|r| r.lang.take()).collect());
+            writer
+                .typed::<ByteArrayType>()
+                .write_batch(&values, Some(&levels), None)?;
+        }
+        Extra::LangScore => {
+            let values: Vec<f64> = rows.iter().map(|r| r.lang_score).collect();
+            writer
+                .typed::<DoubleType>()
+                .write_batch(&values, None, None)?;
+        }
+        Extra::Filter(i) => {
+            let mut values = Vec::with_capacity(rows.len());
+            for r in rows.iter() {
+                let f = r.filters.ok_or_else(|| missing("filters", r))?;
+                let rule = [f.gopher_quality, f.gopher_repetition, f.c4, f.fineweb]
+                    .get(*i)
+                    .copied()
+                    .flatten();
+                values.push(rule.map(str::to_owned));
+            }
+            let (values, levels) = strings(values);
+            writer
+                .typed::<ByteArrayType>()
+                .write_batch(&values, Some(&levels), None)?;
+        }
+        Extra::ExactKey => {
+            let values = rows
+                .iter()
+                .map(|r| {
+                    r.exact_key
+                        .map(|k| ByteArray::from(super::key_hex(k).into_bytes()))
+                        .ok_or_else(|| missing("exact_key", r))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            writer
+                .typed::<ByteArrayType>()
+                .write_batch(&values, None, None)?;
+        }
+        Extra::Minhash => {
+            let (mut values, mut defs, mut reps) = (Vec::new(), Vec::new(), Vec::new());
+            for r in rows.iter() {
+                match r.minhash.as_ref().ok_or_else(|| missing("minhash", r))? {
+                    None => {
+                        defs.push(0);
+                        reps.push(0);
+                    }
+                    Some(m) if m.is_empty() => {
+                        defs.push(1);
+                        reps.push(0);
+                    }
+                    Some(m) => {
+                        for (i, &v) in m.iter().enumerate() {
+                            // UINT64 is stored as INT64 bits.
+                            values.push(v as i64);
+                            defs.push(2);
+                            reps.push(i16::from(i > 0));
+                        }
+                    }
+                }
+            }
+            writer
+                .typed::<Int64Type>()
+                .write_batch(&values, Some(&defs), Some(&reps))?;
+        }
+        Extra::Signal(leaf) => {
+            let mut found = Vec::with_capacity(rows.len());
+            for r in rows.iter() {
+                let signals = r.signals.as_ref().ok_or_else(|| missing("signals", r))?;
+                let value = leaf
+                    .path
+                    .iter()
+                    .try_fold(signals, |v, key| v.get(key))
+                    .ok_or_else(|| missing(&format!("signal {}", leaf.path.join(".")), r))?;
+                found.push(value);
+            }
+            match leaf.kind {
+                LeafKind::Int => {
+                    let values: Vec<i64> = found
+                        .iter()
+                        .map(|v| {
+                            v.as_i64()
+                                .or_else(|| v.as_u64().map(to_i64))
+                                .unwrap_or_else(|| v.as_f64().unwrap_or(0.0) as i64)
+                        })
+                        .collect();
+                    writer
+                        .typed::<Int64Type>()
+                        .write_batch(&values, None, None)?;
+                }
+                LeafKind::Double => {
+                    let values: Vec<f64> = found
+                        .iter()
+                        .map(|v| v.as_f64().unwrap_or(f64::NAN))
+                        .collect();
+                    writer
+                        .typed::<DoubleType>()
+                        .write_batch(&values, None, None)?;
+                }
+                LeafKind::Doubles => {
+                    let (mut values, mut defs, mut reps) = (Vec::new(), Vec::new(), Vec::new());
+                    for v in &found {
+                        let items = v.as_array().map(Vec::as_slice).unwrap_or_default();
+                        if items.is_empty() {
+                            defs.push(0);
+                            reps.push(0);
+                        }
+                        for (i, item) in items.iter().enumerate() {
+                            values.push(item.as_f64().unwrap_or(f64::NAN));
+                            defs.push(1);
+                            reps.push(i16::from(i > 0));
+                        }
+                    }
+                    writer
+                        .typed::<DoubleType>()
+                        .write_batch(&values, Some(&defs), Some(&reps))?;
+                }
+                LeafKind::Str => {
+                    let values = found
+                        .iter()
+                        .map(|v| match v {
+                            serde_json::Value::Null => None,
+                            serde_json::Value::String(s) => Some(s.clone()),
+                            other => Some(other.to_string()),
+                        })
+                        .collect();
+                    let (values, levels) = strings(values);
+                    writer
+                        .typed::<ByteArrayType>()
+                        .write_batch(&values, Some(&levels), None)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// What a buffered row holds: its strings and the row itself.
 fn row_bytes(r: &PageRow) -> usize {
     r.url.len()
@@ -273,6 +604,10 @@ fn row_bytes(r: &PageRow) -> usize {
         + r.title.len()
         + r.text.len()
         + r.algorithm.len()
+        + r.lang.as_ref().map_or(0, String::len)
+        // The signals' JSON tree: about 64 bytes per value.
+        + r.signals.as_ref().map_or(0, |_| 64 * 40)
+        + r.minhash.as_ref().and_then(Option::as_ref).map_or(0, |m| 8 * m.len())
         + std::mem::size_of::<PageRow>()
 }
 
@@ -302,6 +637,9 @@ mod tests {
             title: format!("Title {i}"),
             text: "Body ü\n".repeat(i as usize),
             algorithm: "addanag-plus".into(),
+            lang: (i != 4).then(|| "en".into()),
+            lang_score: i as f64 / 8.0,
+            ..PageRow::default()
         }
     }
 
@@ -342,6 +680,11 @@ mod tests {
                         "title" => out.title = s().unwrap_or_default(),
                         "text" => out.text = s().unwrap_or_default(),
                         "algorithm" => out.algorithm = s().unwrap_or_default(),
+                        "lang" => out.lang = s(),
+                        "lang_score" => match field {
+                            Field::Double(x) => out.lang_score = *x,
+                            other => panic!("{name}: {other:?}"),
+                        },
                         other => panic!("unexpected column {other}"),
                     }
                 }

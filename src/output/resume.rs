@@ -30,6 +30,11 @@ pub struct Settings {
     pub format: String,
     pub compression: String,
     pub max_record_bytes: u64,
+    /// `--signals`, `--minhash`: which fields or columns the output has.
+    pub signals: bool,
+    pub minhash: bool,
+    /// `--filter` as given (rule sets comma-separated; empty: none).
+    pub filter: String,
 }
 
 impl Settings {
@@ -40,7 +45,23 @@ impl Settings {
             format: formatter.format.name().into(),
             compression: formatter.compression.name().into(),
             max_record_bytes,
+            signals: false,
+            minhash: false,
+            filter: String::new(),
         }
+    }
+
+    /// The settings with the analysis options of the run.
+    pub fn with_signals(mut self, options: &crate::pipeline::SignalOptions) -> Self {
+        self.signals = options.signals;
+        self.minhash = options.minhash;
+        self.filter = options
+            .filter
+            .iter()
+            .map(|set| set.name())
+            .collect::<Vec<_>>()
+            .join(",");
+        self
     }
 
     /// How `self` (what wrote an output) differs from `run`, as options.
@@ -60,6 +81,17 @@ impl Settings {
             &self.max_record_bytes.to_string(),
             &run.max_record_bytes.to_string(),
         );
+        let flag = |on: bool| if on { "on" } else { "off" };
+        differ("--signals", flag(self.signals), flag(run.signals));
+        differ("--minhash", flag(self.minhash), flag(run.minhash));
+        let filter = |f: &str| {
+            if f.is_empty() {
+                "none".to_owned()
+            } else {
+                f.to_owned()
+            }
+        };
+        differ("--filter", &filter(&self.filter), &filter(&run.filter));
         out
     }
 }

@@ -138,7 +138,7 @@ impl DirSink {
             );
             let open = if self.formatter.format == Format::Parquet {
                 OpenOutput::Parquet(Box::new(
-                    ParquetWriter::new(writer)
+                    ParquetWriter::with_columns(writer, self.formatter.columns)
                         .map_err(|e| context(std::io::Error::other(e), &temp))?,
                 ))
             } else {

@@ -50,6 +50,22 @@ pub struct Options {
     /// `.warc.gz` files at least this big are inflated by several threads
     /// when there are fewer inputs being read than workers.
     pub split_min_bytes: u64,
+    /// What is computed from each text besides its language, and which
+    /// pages are dropped.
+    pub signals: SignalOptions,
+}
+
+/// The analysis of each extracted text ([`crate::signals`]): the language
+/// always; the rest when asked.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SignalOptions {
+    /// Write `signals`, `filters` and `exact_key` (`--signals`).
+    pub signals: bool,
+    /// Write `minhash` (`--minhash`).
+    pub minhash: bool,
+    /// Drop pages that fail any of these rule sets (`--filter`), counted as
+    /// skipped under `filter:<rule set>:<rule>`.
+    pub filter: Vec<crate::signals::RuleSet>,
 }
 
 /// Per-input accounting: `read == extracted + Σ skipped + Σ failed`.

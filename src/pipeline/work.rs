@@ -2,11 +2,13 @@
 
 use super::{Done, Message, Options, Outcome};
 use crate::http::{self, PayloadDecoder};
-use crate::output::{Formatter, Page};
+use crate::output::{signals_value, Formatter, Page};
+use crate::signals::{Analyser, RuleSet};
 use crate::warc::Record;
 use crate::Extractor;
 use crossbeam_channel::{Receiver, Sender};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The skip reason of a record or payload over `--max-record-bytes`.
 pub(super) const TOO_LARGE: &str = "too_large";
@@ -103,10 +105,30 @@ impl Job {
     }
 }
 
+/// The skip reason of a page `--filter` drops: `filter:<rule set>:<rule>`.
+/// Reasons are `&'static str` keys; each of the finitely many (rule set,
+/// rule) pairs is leaked once.
+fn filter_reason(set: &'static str, rule: &'static str) -> &'static str {
+    type Names = Mutex<HashMap<(&'static str, &'static str), &'static str>>;
+    static NAMES: OnceLock<Names> = OnceLock::new();
+    let names = NAMES.get_or_init(Default::default);
+    let Ok(mut names) = names.lock() else {
+        return "filter";
+    };
+    names
+        .entry((set, rule))
+        .or_insert_with(|| Box::leak(format!("filter:{set}:{rule}").into_boxed_str()))
+}
+
 pub(super) struct Worker {
     extractor: Extractor,
     decoder: PayloadDecoder,
     formatter: Formatter,
+    analyser: Analyser,
+    /// Write the signals, filters and exact key (else only computed to filter).
+    write_signals: bool,
+    minhash: bool,
+    filter: Vec<RuleSet>,
     max_record_bytes: usize,
     jobs: Receiver<Vec<Job>>,
     results: Sender<Message>,
@@ -124,6 +146,13 @@ impl Worker {
             extractor: Extractor::new(options.algorithm),
             decoder: PayloadDecoder::default(),
             formatter: options.formatter,
+            analyser: Analyser::new(crate::signals::Config {
+                signals: options.signals.signals || !options.signals.filter.is_empty(),
+                minhash: options.signals.minhash,
+            }),
+            write_signals: options.signals.signals,
+            minhash: options.signals.minhash,
+            filter: options.signals.filter.clone(),
             max_record_bytes: usize::try_from(options.max_record_bytes).unwrap_or(usize::MAX),
             jobs,
             results,
@@ -194,6 +223,15 @@ impl Worker {
         let charset = content_type.and_then(http::charset);
         let algorithm = self.extractor.algorithm();
         let extraction = self.extractor.extract(payload, charset);
+        let analysis = self.analyser.analyse(extraction.text);
+        if let Some((set, rule)) = analysis.filters.and_then(|f| f.first_failure(&self.filter)) {
+            return Outcome::Skipped(filter_reason(set, rule));
+        }
+        let signals = if self.write_signals {
+            analysis.signals.as_ref().map(signals_value)
+        } else {
+            None
+        };
         let page = Page {
             url: &job.url,
             warc_record_id: &job.record_id,
@@ -208,6 +246,12 @@ impl Worker {
             title: extraction.title,
             text: extraction.text,
             algorithm: algorithm.name(),
+            lang: analysis.lang,
+            lang_score: analysis.lang_score,
+            signals: signals.as_ref(),
+            filters: analysis.filters.filter(|_| self.write_signals),
+            exact_key: analysis.exact_key.filter(|_| self.write_signals),
+            minhash: self.minhash.then_some(analysis.minhash.as_deref()),
         };
         match self.formatter.render(&page) {
             Ok(rendered) => Outcome::Page(rendered),

@@ -86,13 +86,36 @@ pub struct Filters {
 pub enum RuleSet {
     /// Gopher quality and Gopher repetition.
     Gopher,
+    GopherQuality,
+    GopherRepetition,
     C4,
     FineWeb,
 }
 
+impl RuleSet {
+    /// The name `--filter` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleSet::Gopher => "gopher",
+            RuleSet::GopherQuality => "gopher_quality",
+            RuleSet::GopherRepetition => "gopher_repetition",
+            RuleSet::C4 => "c4",
+            RuleSet::FineWeb => "fineweb",
+        }
+    }
+
+    /// Parses a comma-separated `--filter` list (`gopher,c4,fineweb`).
+    pub fn parse_list(list: &str) -> Result<Vec<RuleSet>, UnknownRuleSet> {
+        list.split(',')
+            .filter(|s| !s.trim().is_empty())
+            .map(str::parse)
+            .collect()
+    }
+}
+
 /// A `--filter` list named a rule set that does not exist.
 #[derive(Debug, thiserror::Error)]
-#[error("unknown filter {0:?}: the filters are gopher, c4 and fineweb (comma-separated)")]
+#[error("unknown filter {0:?}: the filters are gopher (both gopher_quality and gopher_repetition), c4 and fineweb, comma-separated")]
 pub struct UnknownRuleSet(pub String);
 
 impl std::str::FromStr for RuleSet {
@@ -100,6 +123,8 @@ impl std::str::FromStr for RuleSet {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "gopher" => Ok(RuleSet::Gopher),
+            "gopher_quality" => Ok(RuleSet::GopherQuality),
+            "gopher_repetition" => Ok(RuleSet::GopherRepetition),
             "c4" => Ok(RuleSet::C4),
             "fineweb" => Ok(RuleSet::FineWeb),
             _ => Err(UnknownRuleSet(s.to_owned())),
@@ -116,6 +141,8 @@ impl Filters {
                 .gopher_quality
                 .map(|r| ("gopher_quality", r))
                 .or(self.gopher_repetition.map(|r| ("gopher_repetition", r))),
+            RuleSet::GopherQuality => self.gopher_quality.map(|r| ("gopher_quality", r)),
+            RuleSet::GopherRepetition => self.gopher_repetition.map(|r| ("gopher_repetition", r)),
             RuleSet::C4 => self.c4.map(|r| ("c4", r)),
             RuleSet::FineWeb => self.fineweb.map(|r| ("fineweb", r)),
         })
