@@ -512,6 +512,69 @@ mod tests {
     }
 
     #[test]
+    fn analysis_fields_are_written_only_when_present() {
+        let jsonl = |p: &Page<'_>| {
+            let mut out = Vec::new();
+            Formatter::new(Format::Jsonl, Compression::None)
+                .write_page(p, &mut out)
+                .unwrap_or_else(|e| panic!("{e}"));
+            serde_json::from_slice::<serde_json::Value>(&out).unwrap_or_default()
+        };
+        let plain = jsonl(&page());
+        assert_eq!(
+            (&plain["lang"], &plain["lang_score"]),
+            (&"de".into(), &0.5.into())
+        );
+        for absent in ["signals", "filters", "exact_key", "minhash"] {
+            assert!(plain.get(absent).is_none(), "{absent}");
+        }
+        let signals = serde_json::json!({"c4": {"lines": 1}});
+        let filters = Filters {
+            c4: Some("too_few_sentences"),
+            ..Filters::default()
+        };
+        let full = jsonl(&Page {
+            lang: None,
+            signals: Some(&signals),
+            filters: Some(filters),
+            exact_key: Some(0xab),
+            minhash: Some(None),
+            ..page()
+        });
+        assert_eq!(full["lang"], serde_json::Value::Null);
+        assert_eq!(full["signals"], signals);
+        assert_eq!(full["filters"]["c4"], "too_few_sentences");
+        assert_eq!(full["filters"]["fineweb"], serde_json::Value::Null);
+        assert_eq!(full["exact_key"], "00000000000000ab");
+        assert!(full.get("minhash").is_some_and(|m| m.is_null()));
+    }
+
+    #[test]
+    fn wet_language_is_iso_639_3_and_absent_without_a_language() {
+        assert_eq!(iso_639_3("en"), "eng");
+        assert_eq!(iso_639_3("zh"), "zho");
+        assert_eq!(iso_639_3("fa"), "fas");
+        assert_eq!(iso_639_3("ckb"), "ckb");
+        let wet = |p: &Page<'_>| {
+            let mut out = Vec::new();
+            Formatter::new(Format::Wet, Compression::None)
+                .write_page(p, &mut out)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&out[..]), &mut text)
+                .unwrap_or_else(|e| panic!("{e}"));
+            text
+        };
+        assert!(wet(&page())
+            .contains("\r\nWARC-Identified-Content-Language: deu\r\nContent-Type: text/plain\r\n"));
+        let none = Page {
+            lang: None,
+            ..page()
+        };
+        assert!(!wet(&none).contains("Identified-Content-Language"));
+    }
+
+    #[test]
     fn rows_and_pages_convert_both_ways_and_parquet_renders_rows() {
         let row = page().to_row();
         assert_eq!(row.as_page(), page());
