@@ -2,7 +2,7 @@
 
 import os
 from types import TracebackType
-from typing import Any, Dict, Iterable, Iterator, Optional, final, Protocol, Tuple, Type, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, final, Protocol, Tuple, Type, Union
 
 __version__: str
 ALGORITHMS: Tuple[str, ...]
@@ -35,6 +35,25 @@ class Extraction:
     @property
     def url(self) -> Optional[str]:
         """The ``url`` given to :func:`extract`, if any."""
+    @property
+    def lang(self) -> Optional[str]:
+        """The text's language: ISO 639-1 code, else 639-3; ``None`` when it has too few letters."""
+    @property
+    def lang_score(self) -> float:
+        """Confidence of ``lang`` in [0, 1] (0 without a language)."""
+    @property
+    def signals(self) -> Optional[Dict[str, Dict[str, Any]]]:
+        """With ``signals=True``: the raw values per rule set (the JSONL ``signals`` object); else ``None``."""
+    @property
+    def filters(self) -> Optional[Dict[str, Optional[str]]]:
+        """With ``signals=True``: per rule set (``gopher_quality``, ``gopher_repetition``,
+        ``c4``, ``fineweb``) ``None`` when the page passes, else the first rule it fails."""
+    @property
+    def exact_key(self) -> Optional[str]:
+        """With ``signals=True``: xxHash64 of the normalised text, 16 hex digits."""
+    @property
+    def minhash(self) -> Optional[List[int]]:
+        """With ``minhash=True``: the 112 MinHash values (``None`` for texts of fewer than 5 words)."""
 
 @final
 class Page:
@@ -71,6 +90,25 @@ class Page:
     def text(self) -> str: ...
     @property
     def algorithm(self) -> str: ...
+    @property
+    def lang(self) -> Optional[str]:
+        """The text's language: ISO 639-1 code, else 639-3; ``None`` when it has too few letters."""
+    @property
+    def lang_score(self) -> float:
+        """Confidence of ``lang`` in [0, 1] (0 without a language)."""
+    @property
+    def signals(self) -> Optional[Dict[str, Dict[str, Any]]]:
+        """With ``signals=True``: the raw values per rule set (the JSONL ``signals`` object); else ``None``."""
+    @property
+    def filters(self) -> Optional[Dict[str, Optional[str]]]:
+        """With ``signals=True``: per rule set (``gopher_quality``, ``gopher_repetition``,
+        ``c4``, ``fineweb``) ``None`` when the page passes, else the first rule it fails."""
+    @property
+    def exact_key(self) -> Optional[str]:
+        """With ``signals=True``: xxHash64 of the normalised text, 16 hex digits."""
+    @property
+    def minhash(self) -> Optional[List[int]]:
+        """With ``minhash=True``: the 112 MinHash values (``None`` for texts of fewer than 5 words)."""
     def to_dict(self) -> Dict[str, Any]:
         """The page as a dict, equal to the JSON object of ``dana extract``'s JSONL row."""
 
@@ -101,12 +139,19 @@ def extract(
     content_type: Optional[str] = None,
     url: Optional[str] = None,
     algorithm: str = "addanag-plus",
-) -> Extraction:
+    signals: bool = False,
+    minhash: bool = False,
+    filter: Union[str, Sequence[str], None] = None,
+) -> Optional[Extraction]:
     """Extracts the main text of one HTML page (the GIL is released meanwhile).
 
     ``bytes`` are decoded as ``dana html`` decodes a file (byte-order mark, the
     charset of ``content_type``, ``<meta>``, detection); ``str`` is taken as
-    decoded. Raises ``ValueError`` for an unknown algorithm."""
+    decoded. The result has ``lang`` and ``lang_score``; ``signals=True`` adds
+    ``signals``, ``filters`` and ``exact_key``, ``minhash=True`` ``minhash``.
+    With ``filter`` (``"gopher,c4,fineweb"`` or a list of rule-set names, as
+    ``dana extract --filter``) a page failing one of them gives ``None``.
+    Raises ``ValueError`` for an unknown algorithm or rule set."""
 
 def read_warc(
     source: Union[str, "os.PathLike[str]", _BinaryReadable],
@@ -114,9 +159,16 @@ def read_warc(
     algorithm: str = "addanag-plus",
     threads: Optional[int] = None,
     max_record_bytes: int = 16777216,
+    signals: bool = False,
+    minhash: bool = False,
+    filter: Union[str, Sequence[str], None] = None,
 ) -> WarcReader:
     """Iterates the extracted pages of a WARC file (``.warc`` or ``.warc.gz``)
     with the pipeline of ``dana extract``.
+
+    ``signals``, ``minhash`` and ``filter`` are ``dana extract``'s
+    ``--signals``, ``--minhash`` and ``--filter``: pages dropped by
+    ``filter`` are counted in ``stats["skipped"]`` as ``filter:<rule set>:<rule>``.
 
     ``source`` is a path (``"-"`` is stdin) or a binary file-like object.
     An unreadable path raises ``OSError`` here; an input that is not WARC
@@ -126,4 +178,5 @@ def read_warc(
 
 def write_parquet(pages: Iterable[Page], path: Union[str, "os.PathLike[str]"]) -> int:
     """Writes ``pages`` to a Parquet file with the columns of ``dana extract --format parquet``
-    (zstd, row groups written as they fill); returns the number of rows."""
+    (zstd, row groups written as they fill); returns the number of rows. The first
+    page decides the optional columns (``--signals``, ``--minhash``)."""

@@ -47,7 +47,13 @@ METADATA_FIELDS = (
     "charset",
     "title",
     "algorithm",
+    "lang",
+    "lang_score",
 )
+
+#: Fields added to the metadata with ``signals=True`` / ``minhash=True``.
+SIGNAL_FIELDS = ("signals", "filters", "exact_key")
+MINHASH_FIELDS = ("minhash",)
 
 
 class DanaWarcReader(BaseDiskReader):
@@ -66,6 +72,11 @@ class DanaWarcReader(BaseDiskReader):
         threads: dana's worker threads per task (default 1: the executor's
             tasks set the parallelism).
         max_record_bytes: larger records are skipped (counted ``too_large``).
+        signals: put ``signals``, ``filters`` and ``exact_key`` in the
+            metadata (``lang`` and ``lang_score`` are always there).
+        minhash: put ``minhash`` in the metadata.
+        filter: drop the pages failing these rule sets (``"gopher,c4,fineweb"``),
+            counted as ``skipped_filter:<rule set>:<rule>``.
         glob_pattern: which files of ``data_folder`` to read (default: every
             ``*.warc`` and ``*.warc.gz``).
         Other arguments are those of datatrove's readers.
@@ -92,6 +103,9 @@ class DanaWarcReader(BaseDiskReader):
         recursive: bool = True,
         glob_pattern: str | None = None,
         shuffle_files: bool = False,
+        signals: bool = False,
+        minhash: bool = False,
+        filter: str | None = None,
     ):
         super().__init__(
             data_folder,
@@ -108,10 +122,15 @@ class DanaWarcReader(BaseDiskReader):
             glob_pattern,
             shuffle_files,
         )
-        dana.extract(b"", algorithm=algorithm)  # an unknown algorithm fails here, not in a task
+        # An unknown algorithm or rule set fails here, not in a task.
+        dana.extract(b"", algorithm=algorithm, filter=filter)
         self.algorithm = algorithm
         self.threads = threads
         self.max_record_bytes = max_record_bytes
+        self.signals = signals
+        self.minhash = minhash
+        self.filter = filter
+        self.fields = METADATA_FIELDS + (SIGNAL_FIELDS if signals else ()) + (MINHASH_FIELDS if minhash else ())
 
     def _source(self, filepath: str):
         """What ``dana.read_warc`` reads: a local path or URL when dana can open
@@ -135,6 +154,9 @@ class DanaWarcReader(BaseDiskReader):
                 algorithm=self.algorithm,
                 threads=self.threads,
                 max_record_bytes=self.max_record_bytes,
+                signals=self.signals,
+                minhash=self.minhash,
+                filter=self.filter,
             )
             for index, page in enumerate(reader):
                 with self.track_time():
@@ -142,7 +164,7 @@ class DanaWarcReader(BaseDiskReader):
                     data = {
                         "text": row["text"],
                         "id": row["warc_record_id"],
-                        "metadata": {k: row.get(k) for k in METADATA_FIELDS},
+                        "metadata": {k: row.get(k) for k in self.fields},
                     }
                     document = self.get_document_from_dict(data, filepath, index)
                 if document:
@@ -165,24 +187,53 @@ class DanaExtractor(BaseExtractor):
     the pipeline's own process (no sandbox process, no per-document timeout);
     documents whose text comes out empty are dropped, as with ``Trafilatura``.
 
+    The document's metadata gains ``lang`` and ``lang_score`` of the
+    extracted text (and with ``signals=True`` ``signals``, ``filters``,
+    ``exact_key``; with ``minhash=True`` ``minhash``). With ``filter``
+    (``"gopher,c4,fineweb"``) documents failing those rule sets are dropped,
+    counted as ``filtered``.
+
     Args:
         algorithm: dana's extraction algorithm (default ``addanag-plus``).
         title: put the page title on the first line, as Common Crawl's WET
             files do (default False: the main text only).
+        signals, minhash, filter: as ``dana extract --signals --minhash --filter``.
     """
 
     name = "⛏ dana"
     _requires_dependencies = []
 
-    def __init__(self, algorithm: str = "addanag-plus", title: bool = False, timeout: float = 1):
+    def __init__(
+        self,
+        algorithm: str = "addanag-plus",
+        title: bool = False,
+        timeout: float = 1,
+        signals: bool = False,
+        minhash: bool = False,
+        filter: str | None = None,
+    ):
         super().__init__(timeout)
-        dana.extract(b"", algorithm=algorithm)  # validates the name now
+        dana.extract(b"", algorithm=algorithm, filter=filter)  # validates the names now
         self.algorithm = algorithm
         self.title = title
+        self.signals = signals
+        self.minhash = minhash
+        self.filter = filter
+
+    def _extract(self, html: str):
+        """dana's result for the HTML ``html``; ``None`` when ``filter`` drops it."""
+        return dana.extract(
+            html, algorithm=self.algorithm, signals=self.signals, minhash=self.minhash, filter=self.filter
+        )
 
     def extract(self, text: str) -> str:
-        """The main text of the HTML ``text``."""
-        result = dana.extract(text, algorithm=self.algorithm)
+        """The main text of the HTML ``text`` ("" when ``filter`` drops it)."""
+        result = self._extract(text)
+        if result is None:
+            return ""
+        return self._text(result)
+
+    def _text(self, result) -> str:
         if self.title and result.title:
             return result.title + "\n" + result.text
         return result.text
@@ -191,8 +242,20 @@ class DanaExtractor(BaseExtractor):
         for doc in data:
             self.stat_update("total")
             with self.track_time():
-                doc.text = self.extract(doc.text)
+                result = self._extract(doc.text)
                 self.stat_update("extracted")
+            if result is None:
+                self.stat_update("filtered")
+                continue
+            doc.text = self._text(result)
+            doc.metadata["lang"] = result.lang
+            doc.metadata["lang_score"] = result.lang_score
+            if self.signals:
+                doc.metadata["signals"] = result.signals
+                doc.metadata["filters"] = result.filters
+                doc.metadata["exact_key"] = result.exact_key
+            if self.minhash:
+                doc.metadata["minhash"] = result.minhash
             if doc.text:
                 self.stat_update("forwarded")
                 self.update_doc_stats(doc)

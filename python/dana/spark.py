@@ -51,18 +51,83 @@ COLUMNS: list[tuple[str, str, bool]] = [
     ("title", "string", False),
     ("text", "string", False),
     ("algorithm", "string", False),
+    ("lang", "string", True),
+    ("lang_score", "double", False),
 ]
+
+#: The columns ``--signals`` adds (``signals`` is a struct, see
+#: :func:`spark_schema`), after :data:`COLUMNS`.
+SIGNAL_COLUMNS: list[tuple[str, str, bool]] = [
+    ("signals", "struct", False),
+    ("filter_gopher_quality", "string", True),
+    ("filter_gopher_repetition", "string", True),
+    ("filter_c4", "string", True),
+    ("filter_fineweb", "string", True),
+    ("exact_key", "string", False),
+]
+
+#: The column ``--minhash`` adds: 112 values, null for texts of fewer than 5
+#: words. Spark has no unsigned 64-bit type: they are ``long`` (every value
+#: is below 2**61, datatrove's Mersenne prime, so none is negative).
+MINHASH_COLUMNS: list[tuple[str, str, bool]] = [("minhash", "array<long>", True)]
+
+
+def columns(signals: bool = False, minhash: bool = False) -> list[tuple[str, str, bool]]:
+    """The output columns with the optional ones asked for, in the order of
+    ``dana extract --format parquet --signals --minhash``."""
+    return COLUMNS + (SIGNAL_COLUMNS if signals else []) + (MINHASH_COLUMNS if minhash else [])
 
 #: Counters kept as Spark accumulators (summed over all tasks that succeed).
 COUNTERS = ("files", "files_failed", "records", "extracted", "skipped", "failed")
 
 
-def spark_schema():
-    """The Spark ``StructType`` of the output rows (see :data:`COLUMNS`)."""
+def _struct_type(value):
+    """The Spark type of a ``signals`` value (as the Parquet writer maps it:
+    integers long, fractions double, lists of doubles, absent names string)."""
     from pyspark.sql import types as T
 
-    kinds = {"string": T.StringType(), "long": T.LongType(), "integer": T.IntegerType()}
-    return T.StructType([T.StructField(name, kinds[kind], nullable) for name, kind, nullable in COLUMNS])
+    if isinstance(value, dict):
+        return T.StructType([T.StructField(k, _struct_type(v), v is None) for k, v in value.items()])
+    if isinstance(value, list):
+        return T.ArrayType(T.DoubleType(), containsNull=False)
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return T.StringType()
+    if isinstance(value, int):
+        return T.LongType()
+    return T.DoubleType()
+
+
+def signals_type():
+    """The Spark type of the ``signals`` struct, taken from dana's own output."""
+    sample = dana.extract("<p>The quick brown fox jumps over the lazy dog.</p>", signals=True)
+    return _struct_type(sample.signals)
+
+
+def spark_schema(signals: bool = False, minhash: bool = False):
+    """The Spark ``StructType`` of the output rows (see :func:`columns`)."""
+    from pyspark.sql import types as T
+
+    kinds = {
+        "string": T.StringType(),
+        "long": T.LongType(),
+        "integer": T.IntegerType(),
+        "double": T.DoubleType(),
+        "array<long>": T.ArrayType(T.LongType(), containsNull=False),
+    }
+    fields = []
+    for name, kind, nullable in columns(signals, minhash):
+        spark_type = signals_type() if kind == "struct" else kinds[kind]
+        fields.append(T.StructField(name, spark_type, nullable))
+    return T.StructType(fields)
+
+
+def row_values(row: dict, names: list[str]) -> tuple:
+    """A page's ``to_dict()`` as a tuple of the columns ``names`` (the filter
+    decisions flattened into ``filter_<rule set>``)."""
+    filters = row.get("filters") or {}
+    return tuple(
+        filters.get(name[len("filter_"):]) if name.startswith("filter_") else row.get(name) for name in names
+    )
 
 
 def read_paths(paths: str, base_url: str | None = None) -> list[str]:
@@ -87,14 +152,18 @@ def extract_partition(
     algorithm: str,
     threads: int | None,
     max_record_bytes: int,
+    signals: bool = False,
+    minhash: bool = False,
+    filter: str | None = None,
     counters: dict | None = None,
 ) -> Iterator[tuple]:
-    """Rows (tuples in :data:`COLUMNS` order) of every page of ``sources``.
+    """Rows (tuples in :func:`columns` order) of every page of ``sources``.
 
     Runs on an executor. A source that cannot be opened or read is logged and
-    counted in ``counters['files_failed']``; the partition goes on.
+    counted in ``counters['files_failed']``; the partition goes on. Pages
+    that ``filter`` drops are counted as skipped.
     """
-    names = [name for name, _, _ in COLUMNS]
+    names = [name for name, _, _ in columns(signals, minhash)]
 
     def add(name: str, value: int) -> None:
         if counters is not None and value:
@@ -108,10 +177,12 @@ def extract_partition(
                 algorithm=algorithm,
                 threads=threads,
                 max_record_bytes=max_record_bytes,
+                signals=signals,
+                minhash=minhash,
+                filter=filter,
             )
             for page in reader:
-                row = page.to_dict()
-                yield tuple(row.get(name) for name in names)
+                yield row_values(page.to_dict(), names)
         except Exception as e:  # noqa: BLE001 - any failure of one file is counted, not fatal
             log.error("dana.spark: cannot read %s: %s", source, e)
             add("files_failed", 1)
@@ -135,23 +206,37 @@ def run(
     threads: int | None = 1,
     max_record_bytes: int = 16 << 20,
     mode: str = "errorifexists",
+    signals: bool = False,
+    minhash: bool = False,
+    filter: str | None = None,
 ) -> dict[str, int]:
     """Extracts every page of ``sources`` into the Parquet dataset ``output``.
 
     ``partitions`` defaults to one per input (the cc-pyspark layout: a task per
     WARC); ``threads`` is dana's worker threads per task (1 lets Spark's task
-    slots set the parallelism). Returns the accumulated counters.
+    slots set the parallelism); ``signals``, ``minhash`` and ``filter`` are
+    ``dana extract``'s ``--signals``, ``--minhash`` and ``--filter``. Returns
+    the accumulated counters.
     """
     sc = spark.sparkContext
     counters = {name: sc.accumulator(0) for name in COUNTERS}
     n = partitions or max(1, len(sources))
-    options = dict(algorithm=algorithm, threads=threads, max_record_bytes=max_record_bytes)
+    if filter:
+        dana.extract("", filter=filter)  # an unknown rule set fails here, not in a task
+    options = dict(
+        algorithm=algorithm,
+        threads=threads,
+        max_record_bytes=max_record_bytes,
+        signals=signals,
+        minhash=minhash,
+        filter=filter,
+    )
 
     def task(part: Iterable[str]) -> Iterator[tuple]:
         return extract_partition(part, counters=counters, **options)
 
     rows = sc.parallelize(sources, n).mapPartitions(task)
-    frame = spark.createDataFrame(rows, spark_schema())
+    frame = spark.createDataFrame(rows, spark_schema(signals, minhash))
     frame.write.mode(mode).option("compression", "zstd").parquet(output)
     return {name: acc.value for name, acc in counters.items()}
 
@@ -170,6 +255,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1, help="dana worker threads per task (default 1)")
     parser.add_argument("--max-record-bytes", type=int, default=16 << 20)
     parser.add_argument("--mode", default="errorifexists", choices=["errorifexists", "overwrite", "append", "ignore"])
+    parser.add_argument("--signals", action="store_true", help="add the signals, filter_* and exact_key columns")
+    parser.add_argument("--minhash", action="store_true", help="add the minhash column (datatrove's defaults)")
+    parser.add_argument(
+        "--filter", metavar="SETS", help="drop pages failing these rule sets: gopher,c4,fineweb (as dana extract)"
+    )
     args = parser.parse_args(argv)
 
     from pyspark.sql import SparkSession
@@ -194,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
             threads=args.threads,
             max_record_bytes=args.max_record_bytes,
             mode=args.mode,
+            signals=args.signals,
+            minhash=args.minhash,
+            filter=args.filter,
         )
     finally:
         spark.stop()

@@ -4,8 +4,10 @@
 //! errors into Python exceptions (nothing here unwraps input-derived data).
 
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
-use dana::output::{Compression, Format, Formatter, PageRow, Rendered};
-use dana::pipeline::{self, FileStats, Input, Options, Progress, Sink};
+use dana::output::parquet::Columns;
+use dana::output::{key_hex, signals_value, Compression, Format, Formatter, PageRow, Rendered};
+use dana::pipeline::{self, FileStats, Input, Options, Progress, SignalOptions, Sink};
+use dana::signals::{Analyser, Filters, RuleSet};
 use dana::warc::{Split, WarcReader as RustWarcReader};
 use dana::{Algorithm, Extractor};
 use pyo3::exceptions::{
@@ -31,6 +33,176 @@ create_exception!(
     "A damaged stretch of a WARC file (file, offset, record number); reading went on past it."
 );
 
+/// A JSON value (the signals object) as the Python object `json.loads` gives.
+fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use pyo3::IntoPyObjectExt;
+    use serde_json::Value;
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_bound_py_any(py)?,
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_bound_py_any(py)?,
+            (None, Some(u)) => u.into_bound_py_any(py)?,
+            _ => n.as_f64().unwrap_or(f64::NAN).into_bound_py_any(py)?,
+        },
+        Value::String(s) => s.into_bound_py_any(py)?,
+        Value::Array(items) => {
+            let list = pyo3::types::PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, v) in map {
+                dict.set_item(k, json_to_py(py, v)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// The analysis options of `extract` and `read_warc` (`signals=`,
+/// `minhash=`, `filter=`), as the pipeline takes them.
+fn signal_options(
+    signals: bool,
+    minhash: bool,
+    filter: Option<&Bound<'_, PyAny>>,
+) -> PyResult<SignalOptions> {
+    let invalid = |e: dana::signals::UnknownRuleSet| PyValueError::new_err(e.to_string());
+    let filter = match filter {
+        None => Vec::new(),
+        Some(f) if f.is_none() => Vec::new(),
+        Some(f) => {
+            if let Ok(list) = f.extract::<String>() {
+                RuleSet::parse_list(&list).map_err(invalid)?
+            } else {
+                let mut sets = Vec::new();
+                for item in f.try_iter().map_err(|_| {
+                    PyTypeError::new_err(
+                        "filter must be a str (\"gopher,c4,fineweb\") or a list of rule-set names",
+                    )
+                })? {
+                    let name: String = item?.extract()?;
+                    sets.push(name.parse::<RuleSet>().map_err(invalid)?);
+                }
+                sets
+            }
+        }
+    };
+    Ok(SignalOptions {
+        signals,
+        minhash,
+        filter,
+    })
+}
+
+/// What a page carries besides its text: language, and when asked the
+/// signals, filter decisions and duplicate keys.
+#[derive(Clone, Default)]
+struct Extras {
+    lang: Option<String>,
+    lang_score: f64,
+    signals: Option<serde_json::Value>,
+    filters: Option<Filters>,
+    exact_key: Option<u64>,
+    /// `None`: not asked; `Some(None)`: a text of fewer than 5 words.
+    minhash: Option<Option<Vec<u64>>>,
+}
+
+impl Extras {
+    fn filters_dict<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(f) = self.filters else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("gopher_quality", f.gopher_quality)?;
+        d.set_item("gopher_repetition", f.gopher_repetition)?;
+        d.set_item("c4", f.c4)?;
+        d.set_item("fineweb", f.fineweb)?;
+        Ok(Some(d))
+    }
+
+    fn signals_dict<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.signals.as_ref().map(|v| json_to_py(py, v)).transpose()
+    }
+
+    /// Adds the fields the JSONL object has to `d`.
+    fn add_to<'py>(&self, py: Python<'py>, d: &Bound<'py, PyDict>) -> PyResult<()> {
+        d.set_item("lang", &self.lang)?;
+        d.set_item("lang_score", self.lang_score)?;
+        if let Some(signals) = self.signals_dict(py)? {
+            d.set_item("signals", signals)?;
+        }
+        if let Some(filters) = self.filters_dict(py)? {
+            d.set_item("filters", filters)?;
+        }
+        if let Some(key) = self.exact_key {
+            d.set_item("exact_key", key_hex(key))?;
+        }
+        if let Some(minhash) = &self.minhash {
+            d.set_item("minhash", minhash)?;
+        }
+        Ok(())
+    }
+}
+
+thread_local! {
+    /// One analyser per (signals, minhash) and thread, its buffers reused.
+    static ANALYSERS: RefCell<Vec<((bool, bool), Analyser)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The analysis of `text` for `options`; `Err` with (rule set, rule) when a
+/// `filter` rule set fails it.
+fn analyse_here(
+    options: &SignalOptions,
+    text: &str,
+) -> Result<Extras, (&'static str, &'static str)> {
+    let key = (
+        options.signals || !options.filter.is_empty(),
+        options.minhash,
+    );
+    let analysis = ANALYSERS.with(|cell| {
+        let mut analysers = cell.borrow_mut();
+        if !analysers.iter().any(|(k, _)| *k == key) {
+            analysers.push((
+                key,
+                Analyser::new(dana::signals::Config {
+                    signals: key.0,
+                    minhash: key.1,
+                }),
+            ));
+        }
+        analysers
+            .iter_mut()
+            .find(|(k, _)| *k == key)
+            .map(|(_, a)| a.analyse(text))
+    });
+    let Some(analysis) = analysis else {
+        return Ok(Extras::default());
+    };
+    if let Some(failure) = analysis
+        .filters
+        .and_then(|f| f.first_failure(&options.filter))
+    {
+        return Err(failure);
+    }
+    let shown = options.signals;
+    Ok(Extras {
+        lang: analysis.lang.map(str::to_owned),
+        lang_score: analysis.lang_score,
+        signals: analysis
+            .signals
+            .as_ref()
+            .filter(|_| shown)
+            .map(signals_value),
+        filters: analysis.filters.filter(|_| shown),
+        exact_key: analysis.exact_key.filter(|_| shown),
+        minhash: options.minhash.then_some(analysis.minhash),
+    })
+}
+
 /// Pages a `read_warc` pipeline may hold ready before Python takes them.
 const PAGES_AHEAD: usize = 64;
 
@@ -50,22 +222,64 @@ fn os_error(kind: io::ErrorKind, message: String) -> PyErr {
 }
 
 /// The result of `dana.extract`.
-#[pyclass(frozen, get_all, module = "dana")]
+#[pyclass(frozen, module = "dana")]
 struct Extraction {
     /// The main text: paragraphs separated by newlines.
+    #[pyo3(get)]
     text: String,
     /// The page's `<title>`, entities decoded, whitespace collapsed.
+    #[pyo3(get)]
     title: String,
     /// The encoding the page was decoded from (WHATWG name).
+    #[pyo3(get)]
     encoding: String,
     /// The algorithm's name.
+    #[pyo3(get)]
     algorithm: String,
     /// The `url` given to `extract`, if any.
+    #[pyo3(get)]
     url: Option<String>,
+    extras: Extras,
 }
 
 #[pymethods]
 impl Extraction {
+    /// The text's language: ISO 639-1 code, else 639-3; `None` when it has
+    /// too few letters.
+    #[getter]
+    fn lang(&self) -> Option<String> {
+        self.extras.lang.clone()
+    }
+    /// Confidence of `lang` in [0, 1] (0 without a language).
+    #[getter]
+    fn lang_score(&self) -> f64 {
+        self.extras.lang_score
+    }
+    /// With `signals=True`: the raw values of the rule sets, as the JSONL
+    /// `signals` object; else `None`.
+    #[getter]
+    fn signals<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.extras.signals_dict(py)
+    }
+    /// With `signals=True`: per rule set (`gopher_quality`,
+    /// `gopher_repetition`, `c4`, `fineweb`) `None` when the page passes,
+    /// else the first rule it fails; else `None`.
+    #[getter]
+    fn filters<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.extras.filters_dict(py)
+    }
+    /// With `signals=True`: the exact-duplicate key (16 hex digits); else `None`.
+    #[getter]
+    fn exact_key(&self) -> Option<String> {
+        self.extras.exact_key.map(key_hex)
+    }
+    /// With `minhash=True`: the 112 MinHash values (`None` for fewer than 5
+    /// words); else `None`.
+    #[getter]
+    fn minhash(&self) -> Option<Vec<u64>> {
+        self.extras.minhash.clone().flatten()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Extraction(title={:?}, text=<{} chars>, encoding={:?}, algorithm={:?})",
@@ -113,74 +327,142 @@ fn extract_here(
 /// detection) or as `str` (already decoded). `content_type` is the HTTP
 /// `Content-Type` value, e.g. `"text/html; charset=windows-1252"`. `url` is
 /// kept on the result. The GIL is released while the page is extracted.
-/// Raises `ValueError` for an unknown algorithm, `TypeError` for an `html`
-/// that is neither `bytes` nor `str`.
+/// The result always has the text's `lang` and `lang_score`; `signals=True`
+/// adds `signals`, `filters` and `exact_key`, `minhash=True` `minhash`, as
+/// `dana extract --signals --minhash` does. `filter` (`"gopher,c4,fineweb"`
+/// or a list of those names, as `--filter`) returns `None` for a page that
+/// fails one of those rule sets.
+/// Raises `ValueError` for an unknown algorithm or rule set, `TypeError` for
+/// an `html` that is neither `bytes` nor `str`.
 #[pyfunction]
-#[pyo3(signature = (html, *, content_type=None, url=None, algorithm="addanag-plus"))]
+#[pyo3(signature = (html, *, content_type=None, url=None, algorithm="addanag-plus", signals=false, minhash=false, filter=None))]
+#[allow(clippy::too_many_arguments)]
 fn extract(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
     content_type: Option<&str>,
     url: Option<String>,
     algorithm: &str,
-) -> PyResult<Extraction> {
+    signals: bool,
+    minhash: bool,
+    filter: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<Extraction>> {
     let algorithm = parse_algorithm(algorithm)?;
-    let (title, text, encoding) = if let Ok(bytes) = html.cast::<PyBytes>() {
+    let options = signal_options(signals, minhash, filter)?;
+    let work = |raw: &[u8], charset: Option<&str>| {
+        let (title, text, encoding) = extract_here(algorithm, raw, charset);
+        let extras = analyse_here(&options, &text);
+        (title, text, encoding, extras)
+    };
+    let (title, text, encoding, extras) = if let Ok(bytes) = html.cast::<PyBytes>() {
         let raw = bytes.as_bytes();
         let charset = content_type.and_then(dana::http::charset);
-        py.detach(|| extract_here(algorithm, raw, charset))
+        py.detach(|| work(raw, charset))
     } else if let Ok(string) = html.cast::<PyString>() {
         let decoded = string.to_cow()?;
         let raw = decoded.as_bytes();
-        py.detach(|| extract_here(algorithm, raw, Some("utf-8")))
+        py.detach(|| work(raw, Some("utf-8")))
     } else {
         return Err(PyTypeError::new_err(format!(
             "html must be bytes or str, not {}",
             html.get_type().name()?
         )));
     };
-    Ok(Extraction {
+    let Ok(extras) = extras else {
+        return Ok(None);
+    };
+    Ok(Some(Extraction {
         text,
         title,
         encoding: encoding.to_owned(),
         algorithm: algorithm.name().to_owned(),
         url,
-    })
+        extras,
+    }))
 }
 
 /// One extracted page of a WARC file: the fields of a `dana extract` JSONL row.
-#[pyclass(frozen, get_all, module = "dana")]
+#[pyclass(frozen, module = "dana")]
 struct Page {
     /// `WARC-Target-URI` of the record.
+    #[pyo3(get)]
     url: String,
     /// `WARC-Record-ID` of the record.
+    #[pyo3(get)]
     warc_record_id: String,
     /// `WARC-Date` of the record.
+    #[pyo3(get)]
     warc_date: String,
     /// The input's file name.
+    #[pyo3(get)]
     warc_filename: String,
     /// Byte offset of the record in the input (of its gzip member for `.warc.gz`).
+    #[pyo3(get)]
     offset: u64,
     /// Bytes of the record in the input; `None` when it shares a gzip member.
+    #[pyo3(get)]
     length: Option<u64>,
     /// The record's `WARC-Truncated` reason (e.g. `"length"`), `None` when whole.
+    #[pyo3(get)]
     truncated: Option<String>,
     /// HTTP status (`None` for `resource` records).
+    #[pyo3(get)]
     http_status: Option<u16>,
     /// HTTP `Content-Type` (the WARC one for `resource` records).
+    #[pyo3(get)]
     content_type: Option<String>,
     /// The encoding the page was decoded from (detected, not just declared).
+    #[pyo3(get)]
     charset: String,
     /// The page's `<title>`.
+    #[pyo3(get)]
     title: String,
     /// The main text.
+    #[pyo3(get)]
     text: String,
     /// The algorithm's name.
+    #[pyo3(get)]
     algorithm: String,
+    extras: Extras,
 }
 
 #[pymethods]
 impl Page {
+    /// The text's language: ISO 639-1 code, else 639-3; `None` when it has
+    /// too few letters.
+    #[getter]
+    fn lang(&self) -> Option<String> {
+        self.extras.lang.clone()
+    }
+    /// Confidence of `lang` in [0, 1] (0 without a language).
+    #[getter]
+    fn lang_score(&self) -> f64 {
+        self.extras.lang_score
+    }
+    /// With `signals=True`: the raw values of the rule sets (the JSONL
+    /// `signals` object); else `None`.
+    #[getter]
+    fn signals<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.extras.signals_dict(py)
+    }
+    /// With `signals=True`: per rule set `None` when the page passes, else
+    /// the first rule it fails; else `None`.
+    #[getter]
+    fn filters<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.extras.filters_dict(py)
+    }
+    /// With `signals=True`: the exact-duplicate key (16 hex digits); else `None`.
+    #[getter]
+    fn exact_key(&self) -> Option<String> {
+        self.extras.exact_key.map(key_hex)
+    }
+    /// With `minhash=True`: the 112 MinHash values (`None` for fewer than 5
+    /// words); else `None`.
+    #[getter]
+    fn minhash(&self) -> Option<Vec<u64>> {
+        self.extras.minhash.clone().flatten()
+    }
+
     /// The page as a dict, equal to the JSON object of `dana extract`'s JSONL row.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -197,6 +479,7 @@ impl Page {
         d.set_item("title", &self.title)?;
         d.set_item("text", &self.text)?;
         d.set_item("algorithm", &self.algorithm)?;
+        self.extras.add_to(py, &d)?;
         Ok(d)
     }
 
@@ -259,6 +542,12 @@ impl Page {
             title: self.title.clone(),
             text: self.text.clone(),
             algorithm: self.algorithm.clone(),
+            lang: self.extras.lang.clone(),
+            lang_score: self.extras.lang_score,
+            signals: self.extras.signals.clone(),
+            filters: self.extras.filters,
+            exact_key: self.extras.exact_key,
+            minhash: self.extras.minhash.clone(),
         }
     }
 }
@@ -279,6 +568,14 @@ impl From<PageRow> for Page {
             title: row.title,
             text: row.text,
             algorithm: row.algorithm,
+            extras: Extras {
+                lang: row.lang,
+                lang_score: row.lang_score,
+                signals: row.signals,
+                filters: row.filters,
+                exact_key: row.exact_key,
+                minhash: row.minhash,
+            },
         }
     }
 }
@@ -462,19 +759,30 @@ impl Drop for WarcReader {
 /// here; an input that turns out not to be WARC raises `OSError` at the end
 /// of the iteration. Damaged records do not raise: they are counted in
 /// `stats` and each is reported as a `dana.WarcWarning`.
+///
+/// Each page has its `lang` and `lang_score`; `signals=True` adds
+/// `signals`, `filters` and `exact_key`, `minhash=True` `minhash`, and
+/// `filter` (`"gopher,c4,fineweb"` or a list of names) drops the pages that
+/// fail those rule sets, counted in `stats["skipped"]` under
+/// `filter:<rule set>:<rule>`: as `dana extract --signals --minhash --filter`.
 #[pyfunction]
 #[pyo3(
-    signature = (source, *, algorithm="addanag-plus", threads=None, max_record_bytes=16 << 20),
-    text_signature = "(source, *, algorithm='addanag-plus', threads=None, max_record_bytes=16777216)"
+    signature = (source, *, algorithm="addanag-plus", threads=None, max_record_bytes=16 << 20, signals=false, minhash=false, filter=None),
+    text_signature = "(source, *, algorithm='addanag-plus', threads=None, max_record_bytes=16777216, signals=False, minhash=False, filter=None)"
 )]
+#[allow(clippy::too_many_arguments)]
 fn read_warc(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     algorithm: &str,
     threads: Option<usize>,
     max_record_bytes: u64,
+    signals: bool,
+    minhash: bool,
+    filter: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<WarcReader> {
     let algorithm = parse_algorithm(algorithm)?;
+    let signals = signal_options(signals, minhash, filter)?;
     let workers = match threads {
         Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
         Some(n) => n,
@@ -515,6 +823,7 @@ fn read_warc(
         // Rows, not serialised pages: each becomes a `Page` without a round trip.
         formatter: Formatter::new(Format::Parquet, Compression::None),
         split_min_bytes: Split::new(1).min_file_bytes,
+        signals,
     };
     let (tx, rx) = bounded(PAGES_AHEAD);
     let progress = Arc::new(Progress::default());
@@ -542,13 +851,28 @@ fn read_warc(
 /// list, a generator that filters them). Row groups are written as they
 /// fill, so memory stays bounded however many pages there are. Returns the
 /// number of rows written; the file is complete only when this returns.
+/// The first page decides the optional columns: `signals`, `filter_*`,
+/// `exact_key` when it has signals, `minhash` when it has MinHash values
+/// (pages of one `read_warc(signals=..., minhash=...)` all alike).
 #[pyfunction]
 fn write_parquet(pages: &Bound<'_, PyAny>, path: PathBuf) -> PyResult<u64> {
     let io_err = |e: dana::output::parquet::ParquetError| {
         PyOSError::new_err(format!("cannot write Parquet file {}: {e}", path.display()))
     };
-    let mut writer = dana::output::parquet::ParquetWriter::create(&path).map_err(io_err)?;
-    for page in pages.try_iter()? {
+    let mut pages = pages.try_iter()?.peekable();
+    let columns = match pages.peek() {
+        Some(Ok(first)) => match first.cast::<Page>() {
+            Ok(page) => Columns {
+                signals: page.get().extras.signals.is_some(),
+                minhash: page.get().extras.minhash.is_some(),
+            },
+            Err(_) => Columns::default(),
+        },
+        _ => Columns::default(),
+    };
+    let mut writer = dana::output::parquet::ParquetWriter::create_with_columns(&path, columns)
+        .map_err(io_err)?;
+    for page in pages {
         let page = page?;
         let page = page.cast::<Page>().map_err(|_| {
             PyTypeError::new_err(format!(

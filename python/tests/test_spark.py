@@ -67,7 +67,7 @@ def test_columns_are_the_cli_parquet_columns(tmp_path, run_cli, shared):
     done = run_cli("extract", "-q", "--format", "parquet", "-o", tmp_path, shared / "warc" / "cc_whirlwind.warc.gz")
     assert done.returncode == 0, done.stderr
     schema = pq.read_schema(next(tmp_path.glob("*.parquet")))
-    kinds = {"string": pa.string(), "long": pa.int64(), "integer": pa.int32()}
+    kinds = {"string": pa.string(), "long": pa.int64(), "integer": pa.int32(), "double": pa.float64()}
     want = [(name, kinds[kind], nullable) for name, kind, nullable in dspark.COLUMNS]
     got = [(f.name, f.type, f.nullable) for f in schema]
     assert got == want
