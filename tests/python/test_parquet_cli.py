@@ -66,6 +66,8 @@ EXPECTED_SCHEMA = pa.schema(
         pa.field("title", pa.string(), nullable=False),
         pa.field("text", pa.string(), nullable=False),
         pa.field("algorithm", pa.string(), nullable=False),
+        pa.field("lang", pa.string()),
+        pa.field("lang_score", pa.float64(), nullable=False),
     ]
 )
 
