@@ -234,15 +234,19 @@ pub struct Words<'a> {
 /// exactly `text.split_word_bound_indices()` of `unicode-segmentation`
 /// (which stays the definition: `segments_equal_unicode_segmentation` and
 /// `dataset_texts_segment_as_unicode_segmentation` compare the two), but
-/// faster on ASCII. UAX #29 always breaks before and after a line feed
-/// (WB3a, WB3b; a CR before it stays with it, WB3), and no rule looks
-/// across one, so the text is segmented line by line: a line holding only
-/// ASCII by [`ascii_segment_end`], any other line by `unicode-segmentation`.
+/// faster on ASCII. UAX #29 always breaks after a line feed (WB3a), and
+/// between a space and a following ASCII character other than a space (no
+/// rule joins them: WB3d joins spaces, WB4 only Extend, Format and ZWJ), and
+/// no rule looks across either break. So the text is cut at these breaks
+/// into stretches: a stretch of ASCII only is segmented by
+/// [`ascii_segment_end`], the stretch around a non-ASCII character (from
+/// the last such break before it to the first after it, within its line)
+/// by `unicode-segmentation`.
 pub(crate) fn segments(text: &str) -> Segments<'_> {
     Segments {
         text,
         pos: 0,
-        line_end: 0,
+        ascii_end: 0,
         unicode: None,
     }
 }
@@ -251,13 +255,20 @@ pub(crate) fn segments(text: &str) -> Segments<'_> {
 #[derive(Clone)]
 pub(crate) struct Segments<'a> {
     text: &'a str,
-    /// Start of the next segment (of the next line when `unicode` is set
-    /// and exhausted).
+    /// Start of the next segment.
     pos: usize,
-    /// End of the current line (after its `\n`).
-    line_end: usize,
-    /// The current line's segments when it is not ASCII, and its offset.
-    unicode: Option<(usize, unicode_segmentation::UWordBoundIndices<'a>)>,
+    /// End of the current ASCII stretch.
+    ascii_end: usize,
+    /// The segments of the current non-ASCII stretch: its offset, its
+    /// segments and its end.
+    unicode: Option<(usize, unicode_segmentation::UWordBoundIndices<'a>, usize)>,
+}
+
+/// A break that no UAX #29 rule looks across precedes `bytes[i]`: a space
+/// before an ASCII character that is not a space.
+#[inline]
+fn space_break(bytes: &[u8], i: usize) -> bool {
+    bytes[i - 1] == b' ' && bytes[i] < 0x80 && bytes[i] != b' '
 }
 
 impl<'a> Iterator for Segments<'a> {
@@ -265,29 +276,40 @@ impl<'a> Iterator for Segments<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<(usize, &'a str)> {
+        let bytes = self.text.as_bytes();
         loop {
-            if let Some((base, line)) = &mut self.unicode {
-                if let Some((at, segment)) = line.next() {
+            if let Some((base, stretch, end)) = &mut self.unicode {
+                if let Some((at, segment)) = stretch.next() {
                     return Some((*base + at, segment));
                 }
+                self.pos = *end;
                 self.unicode = None;
-                self.pos = self.line_end;
             }
-            if self.pos < self.line_end {
+            if self.pos < self.ascii_end {
                 let start = self.pos;
-                self.pos = ascii_segment_end(&self.text.as_bytes()[..self.line_end], start);
+                self.pos = ascii_segment_end(&bytes[..self.ascii_end], start);
                 return Some((start, &self.text[start..self.pos]));
             }
-            if self.pos >= self.text.len() {
+            if self.pos >= bytes.len() {
                 return None;
             }
-            let rest = &self.text.as_bytes()[self.pos..];
-            self.line_end =
-                memchr::memchr(b'\n', rest).map_or(self.text.len(), |i| self.pos + i + 1);
-            let line = &self.text[self.pos..self.line_end];
-            if !line.is_ascii() {
-                self.unicode = Some((self.pos, line.split_word_bound_indices()));
+            let pos = self.pos;
+            let line_end =
+                memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i + 1);
+            let Some(wide) = bytes[pos..line_end].iter().position(|&b| b >= 0x80) else {
+                self.ascii_end = line_end;
+                continue;
+            };
+            let wide = pos + wide;
+            if let Some(cut) = (pos + 1..wide).rev().find(|&i| space_break(bytes, i)) {
+                self.ascii_end = cut;
+                continue;
             }
+            let end = (wide + 1..line_end)
+                .find(|&i| space_break(bytes, i))
+                .unwrap_or(line_end);
+            let stretch = &self.text[pos..end];
+            self.unicode = Some((pos, stretch.split_word_bound_indices(), end));
         }
     }
 }
@@ -338,7 +360,7 @@ static ASCII_WB: [Wb; 128] = {
 };
 
 /// The end of the UAX #29 word segment that starts at `start` in `line`,
-/// an ASCII line (ending at its `\n` or at the end of the text), by the
+/// a stretch of ASCII that [`segments`] cut at breaks, by the
 /// rules that apply to ASCII characters: WB3 (CR × LF), WB3a/WB3b (breaks
 /// around CR, LF, Newline), WB3d (spaces together), WB5 to WB13b (letters,
 /// digits, `_`, and `:` `.` `'` between letters, `.` `,` `;` `'` between
