@@ -371,11 +371,7 @@ fn ascii_segment_end(line: &[u8], start: usize) -> usize {
     let first = ASCII_WB[usize::from(line[start] & 0x7f)];
     let mut end = start + 1;
     match first {
-        Wb::Cr => {
-            if class(end) == Some(Wb::Lf) {
-                end += 1;
-            }
-        }
+        Wb::Cr if class(end) == Some(Wb::Lf) => end += 1,
         Wb::WSegSpace => {
             while class(end) == Some(Wb::WSegSpace) {
                 end += 1;
