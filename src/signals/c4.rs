@@ -20,7 +20,9 @@
 //! `C4QualityFilter` does not either; its list must be downloaded).
 
 use super::words;
+use memchr::memmem;
 use serde::Serialize;
+use std::sync::OnceLock;
 
 /// `max_word_length`.
 pub const MAX_WORD_LENGTH: usize = 1000;
@@ -101,14 +103,15 @@ pub(crate) fn signals(text: &str, lower: &mut String) -> C4Signals {
         lower.clear();
         lower.push_str(line);
         lower.make_ascii_lowercase();
-        let finder = |needle: &str| memchr::memmem::find(lower.as_bytes(), needle.as_bytes());
-        if finder("lorem ipsum").is_some() {
+        let finders = finders();
+        let found = |finder: &memmem::Finder| finder.find(lower.as_bytes()).is_some();
+        if found(&finders.lorem_ipsum) {
             s.page_rule.get_or_insert("lorem_ipsum");
             // datatrove stops at the page failure; the counts below it are
             // of the lines before it.
             break;
         }
-        if finder("javascript").is_some() {
+        if found(&finders.javascript) {
             s.javascript_lines += 1;
             continue;
         }
@@ -116,7 +119,7 @@ pub(crate) fn signals(text: &str, lower: &mut String) -> C4Signals {
             s.page_rule.get_or_insert("curly_bracket");
             break;
         }
-        if POLICY_SUBSTRINGS.iter().any(|p| finder(p).is_some()) {
+        if finders.policy.iter().any(found) {
             s.policy_lines += 1;
             continue;
         }
@@ -124,6 +127,22 @@ pub(crate) fn signals(text: &str, lower: &mut String) -> C4Signals {
         s.sentences += sentences(line);
     }
     s
+}
+
+/// The searchers of the phrases the line rules look for, built once.
+struct Finders {
+    lorem_ipsum: memmem::Finder<'static>,
+    javascript: memmem::Finder<'static>,
+    policy: [memmem::Finder<'static>; POLICY_SUBSTRINGS.len()],
+}
+
+fn finders() -> &'static Finders {
+    static FINDERS: OnceLock<Finders> = OnceLock::new();
+    FINDERS.get_or_init(|| Finders {
+        lorem_ipsum: memmem::Finder::new("lorem ipsum"),
+        javascript: memmem::Finder::new("javascript"),
+        policy: POLICY_SUBSTRINGS.map(memmem::Finder::new),
+    })
 }
 
 /// The C4 rule `s` breaks, if any.

@@ -184,6 +184,18 @@ fn shingle_words(simplified: &str) -> impl Iterator<Item = &str> {
         })
 }
 
+/// `x % MERSENNE_PRIME` without a division: with `x = hi * 2^61 + lo` and
+/// `2^61 ≡ 1`, `x ≡ hi + lo`, which is below `2 * MERSENNE_PRIME`.
+#[inline]
+fn mod_mersenne(x: u64) -> u64 {
+    let r = (x & MERSENNE_PRIME) + (x >> 61);
+    if r >= MERSENNE_PRIME {
+        r - MERSENNE_PRIME
+    } else {
+        r
+    }
+}
+
 /// The MinHash signature (14 × 8 values, bucket by bucket) of a normalised
 /// text, or `None` when it has fewer than 5 words. `shingle` is a reusable
 /// buffer.
@@ -222,7 +234,7 @@ pub fn minhash(simplified: &str, shingle: &mut String) -> Option<Vec<u64>> {
         let h = xxh64(shingle.as_bytes(), 0);
         any = true;
         for ((slot, &a), &b) in signature.iter_mut().zip(a).zip(b) {
-            let value = h.wrapping_mul(a).wrapping_add(b) % MERSENNE_PRIME;
+            let value = mod_mersenne(h.wrapping_mul(a).wrapping_add(b));
             if value < *slot {
                 *slot = value;
             }
@@ -239,6 +251,27 @@ mod tests {
         let (mut out, mut scratch) = (String::new(), String::new());
         simplify(text, &mut out, &mut scratch);
         out
+    }
+
+    #[test]
+    fn mod_mersenne_is_the_remainder() {
+        let edges = [0, 1, MERSENNE_PRIME - 1, MERSENNE_PRIME, MERSENNE_PRIME + 1];
+        let more = [
+            2 * MERSENNE_PRIME,
+            2 * MERSENNE_PRIME + 1,
+            u64::MAX,
+            u64::MAX - 1,
+        ];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..100_000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            assert_eq!(mod_mersenne(x), x % MERSENNE_PRIME, "{x}");
+        }
+        for x in edges.into_iter().chain(more) {
+            assert_eq!(mod_mersenne(x), x % MERSENNE_PRIME, "{x}");
+        }
     }
 
     #[test]

@@ -188,11 +188,16 @@ pub(crate) fn splitlines(text: &str) -> impl Iterator<Item = &str> {
         if rest.is_empty() {
             return None;
         }
-        for (i, c) in rest.char_indices() {
-            let width = match c {
-                '\r' if rest[i + 1..].starts_with('\n') => 2,
-                '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}'
-                | '\u{2028}' | '\u{2029}' => c.len_utf8(),
+        // Bytes, not chars: in UTF-8, C2 85 is only U+0085 and E2 80 A8/A9
+        // only U+2028/U+2029.
+        let bytes = rest.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            let next = |k: usize| bytes.get(i + k).copied();
+            let width = match b {
+                b'\r' if next(1) == Some(b'\n') => 2,
+                b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1e => 1,
+                0xc2 if next(1) == Some(0x85) => 2,
+                0xe2 if next(1) == Some(0x80) && matches!(next(2), Some(0xa8 | 0xa9)) => 3,
                 _ => continue,
             };
             let line = &rest[..i];
@@ -212,7 +217,7 @@ const CLITICS: [&str; 7] = ["n't", "'s", "'m", "'d", "'re", "'ve", "'ll"];
 /// slice of `text`; no allocation.
 pub fn words(text: &str) -> Words<'_> {
     Words {
-        segments: text.split_word_bound_indices().peekable(),
+        segments: segments(text).peekable(),
         text,
         pending: None,
     }
@@ -220,9 +225,188 @@ pub fn words(text: &str) -> Words<'_> {
 
 /// The iterator of [`words`].
 pub struct Words<'a> {
-    segments: std::iter::Peekable<unicode_segmentation::UWordBoundIndices<'a>>,
+    segments: std::iter::Peekable<Segments<'a>>,
     text: &'a str,
     pending: Option<&'a str>,
+}
+
+/// The UAX #29 word-boundary segments of `text` with their byte offsets:
+/// exactly `text.split_word_bound_indices()` of `unicode-segmentation`
+/// (which stays the definition: `segments_equal_unicode_segmentation` and
+/// `dataset_texts_segment_as_unicode_segmentation` compare the two), but
+/// faster on ASCII. UAX #29 always breaks after a line feed (WB3a), and
+/// between a space and a following ASCII character other than a space (no
+/// rule joins them: WB3d joins spaces, WB4 only Extend, Format and ZWJ), and
+/// no rule looks across either break. So the text is cut at these breaks
+/// into stretches: a stretch of ASCII only is segmented by
+/// [`ascii_segment_end`], the stretch around a non-ASCII character (from
+/// the last such break before it to the first after it, within its line)
+/// by `unicode-segmentation`.
+pub(crate) fn segments(text: &str) -> Segments<'_> {
+    Segments {
+        text,
+        pos: 0,
+        ascii_end: 0,
+        unicode: None,
+    }
+}
+
+/// The iterator of [`segments`].
+#[derive(Clone)]
+pub(crate) struct Segments<'a> {
+    text: &'a str,
+    /// Start of the next segment.
+    pos: usize,
+    /// End of the current ASCII stretch.
+    ascii_end: usize,
+    /// The segments of the current non-ASCII stretch: its offset, its
+    /// segments and its end.
+    unicode: Option<(usize, unicode_segmentation::UWordBoundIndices<'a>, usize)>,
+}
+
+/// A break that no UAX #29 rule looks across precedes `bytes[i]`: a space
+/// before an ASCII character that is not a space.
+#[inline]
+fn space_break(bytes: &[u8], i: usize) -> bool {
+    bytes[i - 1] == b' ' && bytes[i] < 0x80 && bytes[i] != b' '
+}
+
+impl<'a> Iterator for Segments<'a> {
+    type Item = (usize, &'a str);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        let bytes = self.text.as_bytes();
+        loop {
+            if let Some((base, stretch, end)) = &mut self.unicode {
+                if let Some((at, segment)) = stretch.next() {
+                    return Some((*base + at, segment));
+                }
+                self.pos = *end;
+                self.unicode = None;
+            }
+            if self.pos < self.ascii_end {
+                let start = self.pos;
+                self.pos = ascii_segment_end(&bytes[..self.ascii_end], start);
+                return Some((start, &self.text[start..self.pos]));
+            }
+            if self.pos >= bytes.len() {
+                return None;
+            }
+            let pos = self.pos;
+            let line_end =
+                memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i + 1);
+            let Some(wide) = bytes[pos..line_end].iter().position(|&b| b >= 0x80) else {
+                self.ascii_end = line_end;
+                continue;
+            };
+            let wide = pos + wide;
+            if let Some(cut) = (pos + 1..wide).rev().find(|&i| space_break(bytes, i)) {
+                self.ascii_end = cut;
+                continue;
+            }
+            let end = (wide + 1..line_end)
+                .find(|&i| space_break(bytes, i))
+                .unwrap_or(line_end);
+            let stretch = &self.text[pos..end];
+            self.unicode = Some((pos, stretch.split_word_bound_indices(), end));
+        }
+    }
+}
+
+/// The UAX #29 word-break classes of ASCII characters (`WordBreakProperty.txt`;
+/// `"` is Double_Quote, which only matters beside Hebrew letters, so Other here).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wb {
+    Other,
+    Cr,
+    Lf,
+    Newline,
+    WSegSpace,
+    ALetter,
+    Numeric,
+    MidLetter,
+    MidNum,
+    MidNumLet,
+    SingleQuote,
+    ExtendNumLet,
+}
+
+const fn ascii_wb(b: u8) -> Wb {
+    match b {
+        b'\r' => Wb::Cr,
+        b'\n' => Wb::Lf,
+        0x0b | 0x0c => Wb::Newline,
+        b' ' => Wb::WSegSpace,
+        b'a'..=b'z' | b'A'..=b'Z' => Wb::ALetter,
+        b'0'..=b'9' => Wb::Numeric,
+        b':' => Wb::MidLetter,
+        b',' | b';' => Wb::MidNum,
+        b'.' => Wb::MidNumLet,
+        b'\'' => Wb::SingleQuote,
+        b'_' => Wb::ExtendNumLet,
+        _ => Wb::Other,
+    }
+}
+
+static ASCII_WB: [Wb; 128] = {
+    let mut table = [Wb::Other; 128];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = ascii_wb(b as u8);
+        b += 1;
+    }
+    table
+};
+
+/// The end of the UAX #29 word segment that starts at `start` in `line`,
+/// a stretch of ASCII that [`segments`] cut at breaks, by the
+/// rules that apply to ASCII characters: WB3 (CR × LF), WB3a/WB3b (breaks
+/// around CR, LF, Newline), WB3d (spaces together), WB5 to WB13b (letters,
+/// digits, `_`, and `:` `.` `'` between letters, `.` `,` `;` `'` between
+/// digits); everything else breaks (WB999).
+#[inline]
+fn ascii_segment_end(line: &[u8], start: usize) -> usize {
+    let class = |i: usize| line.get(i).map(|&b| ASCII_WB[usize::from(b & 0x7f)]);
+    let first = ASCII_WB[usize::from(line[start] & 0x7f)];
+    let mut end = start + 1;
+    match first {
+        Wb::Cr if class(end) == Some(Wb::Lf) => end += 1,
+        Wb::WSegSpace => {
+            while class(end) == Some(Wb::WSegSpace) {
+                end += 1;
+            }
+        }
+        Wb::ALetter | Wb::Numeric | Wb::ExtendNumLet => {
+            let mut state = first;
+            while let Some(next) = class(end) {
+                state = match (state, next) {
+                    // WB5, WB8, WB9, WB10, WB13a, WB13b
+                    (Wb::ALetter | Wb::Numeric, Wb::ALetter | Wb::Numeric)
+                    | (_, Wb::ExtendNumLet)
+                    | (Wb::ExtendNumLet, Wb::ALetter | Wb::Numeric) => next,
+                    // WB6, WB7
+                    (Wb::ALetter, Wb::MidLetter | Wb::MidNumLet | Wb::SingleQuote)
+                        if class(end + 1) == Some(Wb::ALetter) =>
+                    {
+                        end += 1;
+                        Wb::ALetter
+                    }
+                    // WB11, WB12
+                    (Wb::Numeric, Wb::MidNum | Wb::MidNumLet | Wb::SingleQuote)
+                        if class(end + 1) == Some(Wb::Numeric) =>
+                    {
+                        end += 1;
+                        Wb::Numeric
+                    }
+                    _ => break,
+                };
+                end += 1;
+            }
+        }
+        _ => {}
+    }
+    end
 }
 
 impl<'a> Iterator for Words<'a> {
@@ -397,6 +581,85 @@ pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&s
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn assert_segments_equal(text: &str) {
+        let ours: Vec<(usize, &str)> = segments(text).collect();
+        let theirs: Vec<(usize, &str)> = text.split_word_bound_indices().collect();
+        assert_eq!(ours, theirs, "{text:?}");
+    }
+
+    #[test]
+    fn segments_equal_unicode_segmentation() {
+        for text in [
+            "",
+            "a",
+            "\n",
+            "\r\n\r\r\n\n",
+            "Hello, world... It's 3.5 km -- don't!",
+            "e.g. U.S.A. a:b a.b a'b a;b a,b 1,2 1;2 1.2 1'2 1:2 a1 1a _a a_ __ a_1",
+            "a. .a a.. ..a 1. .1 1.. a.1 1.a a'.b a.'b 1.,2 a::b",
+            "tabs\tand  many   spaces\x0bvt\x0cff\r\nnext \u{85}nel \u{2028}ls",
+            "caf\u{e9} na\u{ef}ve it\u{2019}s e\u{301}t\u{e9} \u{5d0}'\u{5d1} \u{5d0}\"\u{5d1}",
+            "\u{1f1e6}\u{1f1e8}\u{1f1e9} a\u{200d}b \u{1f600}\u{200d}\u{1f600} a\u{2060}b",
+            "\u{4e2d}\u{6587}\u{5206}\u{8bcd}\u{3002} \u{30ab}\u{30bf}\u{30ab}\u{30ca} 1_\u{30ab}",
+            "ascii line\nnon-ascii \u{e9}l\u{e8}ve\nascii again.\r\n\u{301}start mark\n",
+            "ends in a space ",
+            "x\r",
+        ] {
+            assert_segments_equal(text);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn ascii_segments_equal_unicode_segmentation(text in "[a-zA-Z0-9 .,;:'\"_\r\n\t\x0b\x0c!#/$-]{0,80}") {
+            assert_segments_equal(&text);
+        }
+
+        #[test]
+        fn mixed_segments_equal_unicode_segmentation(
+            text in "[aZ9 .,;:'\"_\r\n\x0b-]{0,10}([\u{e9}\u{2019}\u{301}\u{200d}\u{2060}\u{4e2d}\u{30ab}\u{5d0}\u{1f1e6}\u{1f600}\u{85}\u{2028}\u{a0}\u{3000}\u{ff10}][aZ9 .,;:'\"_\r\n-]{0,6}){0,12}"
+        ) {
+            assert_segments_equal(&text);
+        }
+    }
+
+    /// Every gold text and every text dana extracts from the shared
+    /// datasets' pages is segmented as `unicode-segmentation` segments it.
+    #[test]
+    fn dataset_texts_segment_as_unicode_segmentation() {
+        use std::io::Read;
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets");
+        let mut extractor = crate::Extractor::new(crate::Algorithm::DEFAULT);
+        let mut texts = 0;
+        for dataset in ["daniel_dev", "readability_tests", "scrapinghub", "wcxb_dev"] {
+            for kind in ["gold", "html"] {
+                let dir = format!("{root}/{dataset}/{kind}");
+                let files = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{dir}: {e}"));
+                for path in files.map(|e| e.unwrap().path()) {
+                    let bytes = std::fs::read(&path).unwrap();
+                    let text = if kind == "gold" {
+                        String::from_utf8_lossy(&bytes).into_owned()
+                    } else {
+                        let mut raw = Vec::new();
+                        if bytes.starts_with(&[0x1f, 0x8b]) {
+                            flate2::read::MultiGzDecoder::new(bytes.as_slice())
+                                .read_to_end(&mut raw)
+                                .unwrap();
+                        } else {
+                            raw = bytes;
+                        }
+                        extractor.extract(&raw, None).text.to_owned()
+                    };
+                    let same = segments(&text).eq(text.split_word_bound_indices());
+                    assert!(same, "{}", path.display());
+                    texts += 1;
+                }
+            }
+        }
+        assert!(texts > 5000, "{texts}");
+    }
 
     fn all(text: &str) -> Vec<&str> {
         words(text).collect()
