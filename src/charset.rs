@@ -591,6 +591,16 @@ mod tests {
             run(&utf16, Some("iso-8859-1")),
             ("<p>中文</p>".into(), "UTF-16LE")
         );
+        // Big-endian, behind a UTF-8 label and a `<meta>` saying UTF-8 (the
+        // BOM wins), and long enough for the detector to have a say if it
+        // were asked.
+        let page = "<meta charset=utf-8><p>Привет, это русский текст.</p>".repeat(50);
+        let mut utf16 = vec![0xFE, 0xFF];
+        utf16.extend(page.encode_utf16().flat_map(u16::to_be_bytes));
+        assert_eq!(run(&utf16, Some("utf-8")), (page.clone(), "UTF-16BE"));
+        let mut utf16 = vec![0xFF, 0xFE];
+        utf16.extend(page.encode_utf16().flat_map(u16::to_le_bytes));
+        assert_eq!(run(&utf16, None), (page, "UTF-16LE"));
         let (gbk, _, _) =
             GBK.encode("<p>这是一个中文网页，没有声明编码。我们需要猜测它的编码方式。</p>");
         assert_eq!(run(&gbk, None).1, "GBK");
