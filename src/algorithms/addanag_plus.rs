@@ -461,10 +461,7 @@ impl Parts {
             text: f64::from(line.content.saturating_sub(line.link)),
             code: if declared { 0.0 } else { code },
             declared_code: if declared { code } else { 0.0 },
-            links: link
-                * density
-                * density
-                * if declared { DECLARED_LINK_SHARE } else { 1.0 },
+            links: link * density * density * if declared { DECLARED_LINK_SHARE } else { 1.0 },
             mark: match line.furniture {
                 None => 0,
                 Some(Cue::Weak | Cue::Hidden) => 1,
