@@ -43,3 +43,20 @@ fn a_grid_of_cards_inside_main_is_read_whole() {
     assert!(f1 > 0.65, "F1 {f1:.3}: {text}");
     assert!(text.lines().count() > 20, "{text}");
 }
+
+/// `THREAD_SHARE`: forum threads whose posts sit in containers named as
+/// comments; trusting those marks left a scrap of the page (F1 .00, .04 and
+/// .03 before the rule).
+#[test]
+fn a_thread_of_posts_named_as_comments_is_read() {
+    // Invision Community boards: the thread in `<div id="comments">`, each
+    // post in a `<div id="comment-…_wrap">`. PrestaShop's forum:
+    let (text, f1) = wcxb("dev-0548");
+    assert!(f1 > 0.6, "F1 {f1:.3}: {text}");
+    // Linus Tech Tips:
+    let (text, f1) = wcxb("dev-0550");
+    assert!(f1 > 0.4, "F1 {f1:.3}: {text}");
+    // Cruise Critic:
+    let (text, f1) = wcxb("dev-0579");
+    assert!(f1 > 0.5, "F1 {f1:.3}: {text}");
+}
