@@ -45,9 +45,13 @@ pub enum Cue {
     /// Other names (`sidebar`, `share`, `related`, …, and `<aside>`):
     /// now and then a layout wraps the article in one.
     Weak,
-    /// `<nav>`, `<footer>`, navigation roles and comment threads: hardly ever
-    /// wrap an article.
+    /// `<nav>`, `<footer>`, navigation roles and gallery captions: hardly
+    /// ever wrap an article.
     Strong,
+    /// Comment threads (`comment`, `respond`, `disqus`, …): as sure as
+    /// [`Cue::Strong`], told apart because on a forum the posts are the
+    /// content.
+    Comments,
 }
 
 /// The furniture element the pass is inside (which element, its nesting depth and
@@ -567,7 +571,8 @@ fn names_cue(value: &[u8]) -> Option<Cue> {
             b'-' | b'_' | b' ' | b'\t' | b'\n' | b'\r' | 0x0C => {
                 let read = match WORD_TABLE.get(key) {
                     Some(Word::NotAName) => Token::Void,
-                    Some(Word::Comments | Word::Legends) => Token::Open(Some(Cue::Strong)),
+                    Some(Word::Comments) => Token::Open(Some(Cue::Comments)),
+                    Some(Word::Legends) => Token::Open(Some(Cue::Strong)),
                     Some(Word::Furniture) => Token::Open(strongest(so_far, Some(Cue::Weak))),
                     None => Token::Open(so_far),
                 };
@@ -743,12 +748,15 @@ mod tests {
 
     #[test]
     fn class_id_and_role_name_furniture() {
-        use Cue::{Hidden, Strong, Weak};
-        assert_eq!(furniture("<div class=\"post comment-list\">"), Some(Strong));
+        use Cue::{Comments, Hidden, Strong, Weak};
+        assert_eq!(
+            furniture("<div class=\"post comment-list\">"),
+            Some(Comments)
+        );
         assert_eq!(furniture("<div id='share_buttons'>"), Some(Weak));
         assert_eq!(
             furniture("<section class=sidebar id=comments>"),
-            Some(Strong)
+            Some(Comments)
         );
         assert_eq!(
             furniture("<div role=\"navigation\" class=\"x\">"),

@@ -231,7 +231,7 @@ mod tests {
         let html = "<div class=sidebar><div class=share><div class=comments><p>a</p>\
                     </div><p>b</p></div><p>c</p></div><p>d</p>";
         let cues: Vec<_> = nested(html).into_iter().map(|(_, c)| c).collect();
-        assert_eq!(cues, [Some(Cue::Strong), Some(Cue::Weak), None, None]);
+        assert_eq!(cues, [Some(Cue::Comments), Some(Cue::Weak), None, None]);
         // An unclosed weak element runs to the end of the page, and the
         // furniture open inside it ends there too.
         let html = "<div class=sidebar><p>a</p><div class=share><p>b</p>";
