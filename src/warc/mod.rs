@@ -39,6 +39,8 @@
 mod gz;
 mod headers;
 mod split;
+#[cfg(feature = "libdeflate")]
+mod whole;
 
 pub use headers::Headers;
 pub use split::Split;
