@@ -1,8 +1,10 @@
 //! One core's inflate speed on a `.warc.gz`, gzip member by gzip member, with
 //! each inflater dana can use, in one run: flate2 on zlib-rs (streamed, as
-//! `src/warc/gz.rs` does by default), libdeflate (whole members: each
-//! member's output in one call) and ISA-L's igzip (streamed), when the
-//! features that bring them are on. The file is read into memory first, so
+//! `src/warc/gz.rs` does for streams and without the `libdeflate` feature),
+//! libdeflate (whole members: each member's output in one call, as
+//! `src/warc/whole.rs` does) and ISA-L's igzip (streamed; feature `isal`,
+//! which needs nasm, autoconf, automake and libtool), when the features that
+//! bring them are on. The file is read into memory first, so
 //! only inflating and the CRC checks are timed; every inflater must produce
 //! the same number of bytes and members, or the bench fails.
 //!
@@ -219,7 +221,7 @@ fn main() {
     let mut rows = Vec::new();
     let (base, cpu, wall) = time(repeat, || zlib_rs(&data, &mut ends));
     rows.push((
-        "flate2 + zlib-rs, streamed (dana's default)",
+        "flate2 + zlib-rs, streamed (dana's fallback)",
         base,
         cpu,
         wall,
