@@ -3,9 +3,10 @@
 //!
 //! - `.warc`: records are slices of the map; nothing is copied.
 //! - `.warc.gz` (one gzip member per record, the Common Crawl layout, or a
-//!   single gzip stream): members are inflated with flate2's low-level
-//!   [`flate2::Decompress`] into one reusable buffer; each record knows the
-//!   compressed offset and length of its member(s).
+//!   single gzip stream): members are inflated into one reusable buffer,
+//!   whole by libdeflate when the file is mapped (feature `libdeflate`),
+//!   else streamed by flate2's low-level [`flate2::Decompress`]; each record
+//!   knows the compressed offset and length of its member(s).
 //! - `-`: stdin, read as a stream (plain or gzip) through the same buffer.
 //! - `http://…`, `https://…`: a [`crate::remote::RemoteReader`] stream
 //!   through the same buffer; offsets are the remote file's.
@@ -39,6 +40,8 @@
 mod gz;
 mod headers;
 mod split;
+#[cfg(feature = "libdeflate")]
+mod whole;
 
 pub use headers::Headers;
 pub use split::Split;
