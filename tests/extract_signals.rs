@@ -240,6 +240,46 @@ fn without_options_only_lang_is_added_and_parquet_has_no_optional_columns() {
     assert!(!columns.iter().any(|c| c == "signals" || c == "minhash"));
 }
 
+#[test]
+fn no_lang_leaves_the_language_out_and_changes_nothing_else() {
+    let dir = tempdir();
+    let input = [INPUTS[0]];
+    extract(&input, &dir.path().join("with"), &[]);
+    extract(&input, &dir.path().join("without"), &["--no-lang"]);
+    extract(
+        &input,
+        &dir.path().join("wet"),
+        &["--no-lang", "--format", "wet"],
+    );
+    let name = format!("{}.jsonl", stem(input[0]));
+    let with = jsonl(&dir.path().join("with").join(&name));
+    let without = jsonl(&dir.path().join("without").join(&name));
+    assert_eq!(with.len(), without.len());
+    assert!(
+        with.iter().any(|o| o["lang"].is_string()),
+        "the input has languages"
+    );
+    for (a, b) in with.iter().zip(&without) {
+        assert!(b["lang"].is_null() && b["lang_score"] == json!(0.0), "{b}");
+        let strip = |o: &Value| {
+            let mut o = o.clone();
+            o.as_object_mut().map(|m| {
+                m.remove("lang");
+                m.remove("lang_score")
+            });
+            o
+        };
+        assert_eq!(strip(a), strip(b));
+    }
+    let wet = wet_languages(
+        &dir.path()
+            .join("wet")
+            .join(format!("{}.warc.wet.gz", stem(input[0]))),
+    );
+    assert!(wet.iter().any(|(kind, _)| kind == "conversion"));
+    assert!(wet.iter().all(|(_, lang)| lang.is_none()));
+}
+
 /// (rule set, rule) of the first failure among `sets` (in that order).
 fn first_failure(o: &Value, sets: &[&str]) -> Option<String> {
     sets.iter().find_map(|set| {

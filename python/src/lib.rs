@@ -92,6 +92,7 @@ fn signal_options(
         }
     };
     Ok(SignalOptions {
+        no_lang: false,
         signals,
         minhash,
         filter,

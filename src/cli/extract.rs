@@ -79,6 +79,11 @@ pub struct Args {
     /// `lang_score` are always there.
     #[arg(long)]
     signals: bool,
+    /// Do not identify the language: `lang` is null and `lang_score` 0 (in
+    /// WET, no WARC-Identified-Content-Language). Saves about a quarter of
+    /// the CPU of a plain extraction.
+    #[arg(long)]
+    no_lang: bool,
     /// Add the MinHash signature (`minhash`: 14 bands x 8 64-bit values,
     /// datatrove's defaults; null for texts of fewer than 5 words) to jsonl
     /// and parquet.
@@ -124,6 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         formatter,
         split_min_bytes: args.split_min_bytes,
         signals: SignalOptions {
+            no_lang: args.no_lang,
             signals: args.signals,
             minhash: args.minhash,
             filter: args.filter.clone(),

@@ -30,6 +30,10 @@ pub struct Settings {
     pub format: String,
     pub compression: String,
     pub max_record_bytes: u64,
+    /// `--no-lang`: `lang` left null (absent in sidecars of outputs made
+    /// with the language).
+    #[serde(default)]
+    pub no_lang: bool,
     /// `--signals`, `--minhash`: which fields or columns the output has.
     pub signals: bool,
     pub minhash: bool,
@@ -45,6 +49,7 @@ impl Settings {
             format: formatter.format.name().into(),
             compression: formatter.compression.name().into(),
             max_record_bytes,
+            no_lang: false,
             signals: false,
             minhash: false,
             filter: String::new(),
@@ -53,6 +58,7 @@ impl Settings {
 
     /// The settings with the analysis options of the run.
     pub fn with_signals(mut self, options: &crate::pipeline::SignalOptions) -> Self {
+        self.no_lang = options.no_lang;
         self.signals = options.signals;
         self.minhash = options.minhash;
         self.filter = options
@@ -82,6 +88,7 @@ impl Settings {
             &run.max_record_bytes.to_string(),
         );
         let flag = |on: bool| if on { "on" } else { "off" };
+        differ("--no-lang", flag(self.no_lang), flag(run.no_lang));
         differ("--signals", flag(self.signals), flag(run.signals));
         differ("--minhash", flag(self.minhash), flag(run.minhash));
         let filter = |f: &str| {

@@ -33,7 +33,8 @@ pub struct Config {
 }
 
 /// Everything known about one text. Absent parts are left out of JSON.
-#[derive(Clone, Debug, Serialize)]
+/// The default is nothing known: no language, no signals.
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Analysis {
     /// ISO 639-1 (else 639-3) code; `None` when the text has too few letters.
     pub lang: Option<&'static str>,
