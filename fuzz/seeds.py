@@ -89,8 +89,8 @@ def main():
         for record in records[:40]:
             block = http_block(record)
             if block is not None:
-                # http: variant Raw (u32 0), max 65535, then the block.
-                write("http", b"\x00\x00\x00\x00\xff\xff" + block)
+                # http: max 65535, no encoding made here (0), then the block.
+                write("http", b"\xff\xff\x00" + block)
     for dataset in sorted((SHARED / "datasets").iterdir()):
         pages = sorted((dataset / "html").glob("*"))
         step = max(1, len(pages) // PAGES_PER_DATASET)

@@ -11,18 +11,22 @@ use flate2::write::{DeflateEncoder, GzEncoder, ZlibEncoder};
 use libfuzzer_sys::fuzz_target;
 use std::io::Write;
 
+/// The bytes are the last field, so they take the rest of the input (a
+/// seed is `max`, a 0 byte, then a response block).
 #[derive(Arbitrary, Debug)]
-enum Case {
-    /// Any block, as a WARC `response` record holds it.
-    Raw { max: u16, block: Vec<u8> },
-    /// A head and body built here, so decoding has a known answer.
-    Encoded {
-        max: u16,
-        encoding: Encoding,
-        /// Chunk sizes, cycled; none: not chunked.
-        chunks: Vec<u8>,
-        payload: Vec<u8>,
-    },
+struct Case {
+    max: u16,
+    /// None: `bytes` is a block, as a WARC `response` record holds it;
+    /// else a payload, encoded here so that decoding has a known answer.
+    encode: Option<Encode>,
+    bytes: Vec<u8>,
+}
+
+#[derive(Arbitrary, Debug)]
+struct Encode {
+    encoding: Encoding,
+    /// Chunk sizes, cycled; none: not chunked.
+    chunks: Vec<u8>,
 }
 
 #[derive(Arbitrary, Debug, Clone, Copy)]
@@ -93,50 +97,46 @@ fn chunk(body: &[u8], sizes: &[u8]) -> Vec<u8> {
 }
 
 fuzz_target!(|case: Case| {
-    match case {
-        Case::Raw { max, block } => {
-            if let Ok(head) = http::parse_response(&block) {
-                assert!(head.body.len() <= block.len());
-                check_decoded(&head, usize::from(max));
-            }
+    let max = usize::from(case.max);
+    let Some(Encode { encoding, chunks }) = case.encode else {
+        if let Ok(head) = http::parse_response(&case.bytes) {
+            assert!(head.body.len() <= case.bytes.len());
+            check_decoded(&head, max);
         }
-        Case::Encoded {
-            max,
-            encoding,
-            chunks,
-            payload,
-        } => {
-            let max = usize::from(max);
-            let name = match encoding {
-                Encoding::Identity => "identity",
-                Encoding::Gzip => "gzip",
-                Encoding::XGzip => "x-gzip",
-                Encoding::Deflate | Encoding::Zlib => "deflate",
-                Encoding::ClaimedBr => "br",
-            };
-            let mut body = compress(encoding, &payload);
-            if !chunks.is_empty() {
-                body = chunk(&body, &chunks);
-            }
-            let mut block =
-                format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: {name}\r\n{}\r\n",
-                if chunks.is_empty() { "" } else { "Transfer-Encoding: chunked\r\n" }
-            )
-                .into_bytes();
-            block.extend_from_slice(&body);
-            let head = http::parse_response(&block).expect("a well-formed head parses");
-            assert_eq!(head.status, 200);
-            assert_eq!(head.chunked, !chunks.is_empty());
-            let decoded = check_decoded(&head, max);
-            match encoding {
-                // Undecodable: the body is returned as it is (de-chunked).
-                Encoding::ClaimedBr => {}
-                // Not decoded: no cap applies.
-                Encoding::Identity => assert_eq!(decoded, payload),
-                _ if payload.is_empty() => {}
-                _ => assert_eq!(decoded, payload[..payload.len().min(max)]),
-            }
+        return;
+    };
+    let payload = case.bytes;
+    let name = match encoding {
+        Encoding::Identity => "identity",
+        Encoding::Gzip => "gzip",
+        Encoding::XGzip => "x-gzip",
+        Encoding::Deflate | Encoding::Zlib => "deflate",
+        Encoding::ClaimedBr => "br",
+    };
+    let mut body = compress(encoding, &payload);
+    if !chunks.is_empty() {
+        body = chunk(&body, &chunks);
+    }
+    let mut block = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: {name}\r\n{}\r\n",
+        if chunks.is_empty() {
+            ""
+        } else {
+            "Transfer-Encoding: chunked\r\n"
         }
+    )
+    .into_bytes();
+    block.extend_from_slice(&body);
+    let head = http::parse_response(&block).expect("a well-formed head parses");
+    assert_eq!(head.status, 200);
+    assert_eq!(head.chunked, !chunks.is_empty());
+    let decoded = check_decoded(&head, max);
+    match encoding {
+        // Undecodable: the body is returned as it is (de-chunked).
+        Encoding::ClaimedBr => {}
+        // Not decoded: no cap applies.
+        Encoding::Identity => assert_eq!(decoded, payload),
+        _ if payload.is_empty() => {}
+        _ => assert_eq!(decoded, payload[..payload.len().min(max)]),
     }
 });
