@@ -162,6 +162,11 @@ impl Blur {
     /// mirrored. Tap-major loops over shifted slices, so it vectorises.
     fn once(&mut self, values: &[f32]) {
         let n = values.len();
+        self.next.clear();
+        if n == 0 {
+            // Nothing to blur, and the mirroring below divides by `n`.
+            return;
+        }
         let r = self.kernel.len().saturating_sub(1);
         self.padded.clear();
         let mirrored = |j: usize| {
@@ -176,7 +181,6 @@ impl Blur {
 
         let centre = self.padded.get(r..r + n).unwrap_or_default();
         let w0 = self.kernel.first().copied().unwrap_or(1.0);
-        self.next.clear();
         self.next.extend(centre.iter().map(|&v| v * w0));
         for (k, &w) in self.kernel.iter().enumerate().skip(1) {
             let left = self.padded.get(r - k..r - k + n).unwrap_or_default();

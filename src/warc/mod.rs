@@ -1307,6 +1307,10 @@ impl Buffered {
         if len == 0 {
             return;
         }
+        // In a linear source, the bytes after the drop keep their offsets
+        // only if a mark says where they are: an earlier mark would place
+        // them `len` bytes too early.
+        let kept = self.source.linear().then(|| self.offset_of(at + len).0);
         self.buf.drain(at..at + len);
         for mark in &mut self.marks {
             if mark.pos >= at + len {
@@ -1316,6 +1320,19 @@ impl Buffered {
                 mark.offset += (at + len - mark.pos) as u64;
                 mark.pos = at;
                 mark.inside = true;
+            }
+        }
+        if let Some(offset) = kept {
+            if !self.marks.iter().any(|m| m.pos == at) {
+                let i = self.marks.partition_point(|m| m.pos < at);
+                self.marks.insert(
+                    i,
+                    Mark {
+                        pos: at,
+                        offset,
+                        inside: false,
+                    },
+                );
             }
         }
     }
