@@ -162,6 +162,7 @@ def read_warc(
     signals: bool = False,
     minhash: bool = False,
     filter: Union[str, Sequence[str], None] = None,
+    lang: bool = True,
 ) -> WarcReader:
     """Iterates the extracted pages of a WARC file (``.warc`` or ``.warc.gz``)
     with the pipeline of ``dana extract``.
@@ -169,6 +170,8 @@ def read_warc(
     ``signals``, ``minhash`` and ``filter`` are ``dana extract``'s
     ``--signals``, ``--minhash`` and ``--filter``: pages dropped by
     ``filter`` are counted in ``stats["skipped"]`` as ``filter:<rule set>:<rule>``.
+    ``lang=False`` is ``--no-lang``: no language identification (``lang`` is
+    ``None``, ``lang_score`` 0), about a quarter less CPU.
 
     ``source`` is a path (``"-"`` is stdin) or a binary file-like object.
     An unreadable path raises ``OSError`` here; an input that is not WARC

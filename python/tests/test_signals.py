@@ -52,6 +52,17 @@ def test_without_options_pages_have_only_the_language(shared, cli_run):
     assert all("signals" not in p.to_dict() and "lang" in p.to_dict() for p in pages)
 
 
+def test_lang_false_is_the_cli_no_lang(shared, cli_run):
+    path = shared / "warc" / WARCS[0]
+    want, _ = cli_run(path, "--no-lang")
+    pages = list(dana.read_warc(path, lang=False))
+    assert [p.to_dict() for p in pages] == want
+    assert pages and all(p.lang is None and p.lang_score == 0 for p in pages)
+    with_lang = list(dana.read_warc(path))
+    assert [p.text for p in with_lang] == [p.text for p in pages]
+    assert any(p.lang for p in with_lang)
+
+
 @pytest.mark.parametrize("name", WARCS)
 @pytest.mark.parametrize("filter", ["gopher,c4,fineweb", ["c4", "gopher_repetition"]])
 def test_read_warc_filter_drops_and_counts_as_the_cli(shared, cli_run, name, filter):
