@@ -80,3 +80,78 @@ fn a_stream_keeps_offsets_after_a_record_over_the_cap() {
         assert_eq!(ranges(stream), expected, "stream buffer of {buffer} bytes");
     }
 }
+
+/// A gzip member whose CRC fails (its deflate data intact, so zlib finds
+/// the damage only at the member's end) holding a record that is bad in
+/// itself: a `Content-Length` that does not end at a record boundary, or
+/// one that is not a number. A stream inflates such a member in pieces
+/// and its record reader judged the record before the damage showed, so
+/// it reported `bad_content_length` and then `corrupt_gzip` at the same
+/// offset, while the map, inflating the member
+/// whole, reported only `corrupt_gzip`: one damage is one problem, the
+/// same whichever reader and read size.
+#[test]
+fn a_record_in_a_member_with_a_bad_crc_is_one_problem() {
+    use flate2::write::GzEncoder;
+    use std::io::Write;
+    let gzip = |data: &[u8]| {
+        let mut e = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(data).unwrap_or_else(|e| panic!("{e}"));
+        e.finish().unwrap_or_else(|e| panic!("{e}"))
+    };
+    let record = |i: usize, body: &str| {
+        format!(
+            "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://example.com/{i}\r\nContent-Length: {}\r\n\r\n{body}\r\n\r\n",
+            body.len()
+        )
+    };
+    // Past the stream's and the record reader's read sizes (256 KiB).
+    let filler: String = (0..70_000).map(|i| format!("{i:x} ")).collect();
+    assert!(filler.len() > 300_000);
+    let bad_records = [
+        format!("WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 10\r\n\r\n0123456789{filler}"),
+        format!("WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: ten\r\n\r\n{filler}"),
+    ];
+    for bad in bad_records {
+        let first = gzip(record(1, "<p>first</p>").as_bytes());
+        let mut damaged = gzip(bad.as_bytes());
+        let n = damaged.len();
+        damaged[n - 8] ^= 0x55; // the CRC-32 in the member's trailer
+        let last = gzip(record(3, "<p>last</p>").as_bytes());
+        let data = [first.clone(), damaged.clone(), last].concat();
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("crc.warc.gz");
+        std::fs::write(&path, &data).unwrap_or_else(|e| panic!("{e}"));
+        let items = |mut reader: dana::warc::WarcReader| {
+            let mut out = Vec::new();
+            while let Some(item) = reader.next() {
+                out.push(match item {
+                    Ok(r) => (r.number, r.offset, "record".to_string()),
+                    Err(p) => (p.number, p.offset, p.kind.reason().to_string()),
+                });
+            }
+            out
+        };
+        let expected = vec![
+            (1, 0, "record".to_string()),
+            (2, first.len() as u64, "corrupt_gzip".to_string()),
+            (
+                3,
+                (first.len() + damaged.len()) as u64,
+                "record".to_string(),
+            ),
+        ];
+        let cap = 1 << 20;
+        let file = dana::warc::WarcReader::open(&path, cap).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(items(file), expected, "the file");
+        for buffer in [1, 64, 4096, 65536, 256 << 10] {
+            let stream = dana::warc::WarcReader::from_stream(
+                "-".into(),
+                std::io::BufReader::with_capacity(buffer, std::io::Cursor::new(data.clone())),
+                cap,
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(items(stream), expected, "stream buffer of {buffer} bytes");
+        }
+    }
+}
