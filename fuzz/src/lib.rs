@@ -3,7 +3,7 @@
 //! must keep on any input.
 
 use dana::output::{Compression, Format, Formatter, Rendered};
-use dana::pipeline::{FileStats, Input, Options, Progress, Sink};
+use dana::pipeline::{FileStats, Input, Options, Progress, SignalOptions, Sink};
 use dana::warc::{ProblemKind, Split, WarcReader};
 use dana::Algorithm;
 use std::io::Write;
@@ -179,6 +179,7 @@ pub fn pipeline(input: Input, cap: u64) -> (FileStats, u64) {
         max_record_bytes: cap,
         formatter: Formatter::new(Format::Jsonl, Compression::None),
         split_min_bytes: u64::MAX,
+        signals: SignalOptions::default(),
     };
     let mut sink = Count::default();
     let mut stats = dana::pipeline::run_inputs(

@@ -1094,11 +1094,11 @@ impl Buffered {
                     let at = self.start;
                     let offset = self.offset_of(at).0;
                     let resumed = self.resync(at, at + 1);
-                    return Outcome::Problem {
+                    return self.unless_member_damaged(Outcome::Problem {
                         offset,
                         kind,
                         detail: format!("{detail}; {resumed}"),
-                    };
+                    });
                 }
                 Head::Complete(layout) => return self.finish_record(max_record_bytes, layout),
             }
@@ -1130,10 +1130,38 @@ impl Buffered {
     fn bad_length(&mut self, start: usize, from: usize, content_length: u64, why: &str) -> Outcome {
         let offset = self.offset_of(start).0;
         let resumed = self.resync(start, from);
-        Outcome::Problem {
+        self.unless_member_damaged(Outcome::Problem {
             offset,
             kind: ProblemKind::BadContentLength,
             detail: format!("Content-Length {content_length} {why}; {resumed}"),
+        })
+    }
+
+    /// `problem`, found in a record at some offset, or instead the damage
+    /// of the gzip member holding that record when `resync` ran into it
+    /// (the source reports a corrupt or cut member at the member's start,
+    /// the offset a record inside it is reported at). That record's bytes
+    /// were then the member's unchecked output (zlib checks the CRC only
+    /// at the member's end), and the damage is the one problem to report:
+    /// how much of a damaged member a reader had inflated before the
+    /// damage showed depends on its read sizes, so the record problem came
+    /// from some readers (a stream) and not others (the map).
+    fn unless_member_damaged(&mut self, problem: Outcome) -> Outcome {
+        let Outcome::Problem { offset, .. } = problem else {
+            return problem;
+        };
+        if self.source.linear() {
+            return problem;
+        }
+        let damage = self.pending.iter().position(|p| match p {
+            Outcome::Problem {
+                offset: at, kind, ..
+            } => *at == offset && matches!(kind, ProblemKind::CorruptGzip | ProblemKind::Truncated),
+            _ => false,
+        });
+        match damage.and_then(|i| self.pending.remove(i)) {
+            Some(damage) => damage,
+            None => problem,
         }
     }
 
