@@ -1,8 +1,9 @@
 //! Each algorithm's defining behaviour on small hand-made pages, as the papers
 //! describe it, and the encodings of real pages from the shared datasets.
 
+use dana::eval::dataset::{read_text, Page};
 use dana::{Algorithm, Extractor};
-use std::io::Read;
+use std::path::Path;
 
 fn extract(algorithm: Algorithm, html: &str) -> String {
     Extractor::new(algorithm)
@@ -118,13 +119,17 @@ fn headings_lists_and_entities_come_out_as_paragraphs() {
 }
 
 fn shared_page(dataset: &str, id: &str) -> (Vec<u8>, String) {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets");
-    let gz = std::fs::read(format!("{root}/{dataset}/html/{id}.html.gz")).expect("shared page");
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets")).join(dataset);
+    let page = Page {
+        id: id.to_string(),
+        html: root.join("html").join(format!("{id}.html.gz")),
+        gold: root.join("gold").join(format!("{id}.txt")),
+        meta: Default::default(),
+    };
     let mut html = Vec::new();
-    flate2::read::GzDecoder::new(gz.as_slice())
-        .read_to_end(&mut html)
-        .expect("gzip");
-    let gold = std::fs::read_to_string(format!("{root}/{dataset}/gold/{id}.txt")).expect("gold");
+    page.read_html(&mut html).expect("shared page");
+    let mut buf = Vec::new();
+    let gold = read_text(&page.gold, &mut buf).expect("gold").to_string();
     (html, gold)
 }
 

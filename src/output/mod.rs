@@ -443,6 +443,27 @@ fn warc_record(headers: &[(&str, &str)], block: &[u8], conversion: Option<&str>)
 mod tests {
     use super::*;
 
+    /// `p` as `dana extract`'s JSONL object.
+    fn jsonl(p: &Page<'_>) -> serde_json::Value {
+        let mut out = Vec::new();
+        Formatter::new(Format::Jsonl, Compression::None)
+            .write_page(p, &mut out)
+            .unwrap_or_else(|e| panic!("{e}"));
+        serde_json::from_slice(&out).unwrap_or_default()
+    }
+
+    /// `p` as a WET conversion record, gunzipped.
+    fn wet(p: &Page<'_>) -> String {
+        let mut out = Vec::new();
+        Formatter::new(Format::Wet, Compression::None)
+            .write_page(p, &mut out)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&out[..]), &mut text)
+            .unwrap_or_else(|e| panic!("{e}"));
+        text
+    }
+
     fn page() -> Page<'static> {
         Page {
             url: "http://example.com/",
@@ -488,38 +509,14 @@ mod tests {
             truncated: Some("length"),
             ..page()
         };
-        let jsonl = |p: &Page<'_>| {
-            let mut out = Vec::new();
-            Formatter::new(Format::Jsonl, Compression::None)
-                .write_page(p, &mut out)
-                .unwrap_or_else(|e| panic!("{e}"));
-            serde_json::from_slice::<serde_json::Value>(&out).unwrap_or_default()
-        };
         assert_eq!(jsonl(&whole)["truncated"], serde_json::Value::Null);
         assert_eq!(jsonl(&cut)["truncated"], "length");
-        let wet = |p: &Page<'_>| {
-            let mut out = Vec::new();
-            Formatter::new(Format::Wet, Compression::None)
-                .write_page(p, &mut out)
-                .unwrap_or_else(|e| panic!("{e}"));
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&out[..]), &mut text)
-                .unwrap_or_else(|e| panic!("{e}"));
-            text
-        };
         assert!(wet(&cut).contains("\r\nWARC-Truncated: length\r\n"));
         assert!(!wet(&whole).contains("WARC-Truncated"));
     }
 
     #[test]
     fn analysis_fields_are_written_only_when_present() {
-        let jsonl = |p: &Page<'_>| {
-            let mut out = Vec::new();
-            Formatter::new(Format::Jsonl, Compression::None)
-                .write_page(p, &mut out)
-                .unwrap_or_else(|e| panic!("{e}"));
-            serde_json::from_slice::<serde_json::Value>(&out).unwrap_or_default()
-        };
         let plain = jsonl(&page());
         assert_eq!(
             (&plain["lang"], &plain["lang_score"]),
@@ -555,16 +552,6 @@ mod tests {
         assert_eq!(iso_639_3("zh"), "zho");
         assert_eq!(iso_639_3("fa"), "fas");
         assert_eq!(iso_639_3("ckb"), "ckb");
-        let wet = |p: &Page<'_>| {
-            let mut out = Vec::new();
-            Formatter::new(Format::Wet, Compression::None)
-                .write_page(p, &mut out)
-                .unwrap_or_else(|e| panic!("{e}"));
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&out[..]), &mut text)
-                .unwrap_or_else(|e| panic!("{e}"));
-            text
-        };
         assert!(wet(&page())
             .contains("\r\nWARC-Identified-Content-Language: deu\r\nContent-Type: text/plain\r\n"));
         let none = Page {
