@@ -59,10 +59,9 @@ pub struct Options {
 /// always; the rest when asked.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SignalOptions {
-    /// Leave the language out (`--no-lang`): `lang` is null and
-    /// `lang_score` 0 on every page, and the identifier does not run when
-    /// nothing else is asked (it costs about a third of plain extraction,
-    /// PERF.md).
+    /// Leave the language out (`--no-lang`): the identifier does not run
+    /// (it costs about a third of plain extraction, PERF.md), `lang` is
+    /// null and `lang_score` 0 on every page.
     pub no_lang: bool,
     /// Write `signals`, `filters` and `exact_key` (`--signals`).
     pub signals: bool,

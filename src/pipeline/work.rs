@@ -3,7 +3,7 @@
 use super::{Done, Message, Options, Outcome};
 use crate::http::{self, PayloadDecoder};
 use crate::output::{signals_value, Formatter, Page};
-use crate::signals::{Analyser, Analysis, RuleSet};
+use crate::signals::{Analyser, RuleSet};
 use crate::warc::Record;
 use crate::Extractor;
 use crossbeam_channel::{Receiver, Sender};
@@ -129,9 +129,6 @@ pub(super) struct Worker {
     write_signals: bool,
     minhash: bool,
     filter: Vec<RuleSet>,
-    /// `--no-lang`: no language, and no analysis at all when nothing else
-    /// is asked.
-    no_lang: bool,
     max_record_bytes: usize,
     jobs: Receiver<Vec<Job>>,
     results: Sender<Message>,
@@ -149,14 +146,20 @@ impl Worker {
             extractor: Extractor::new(options.algorithm),
             decoder: PayloadDecoder::default(),
             formatter: options.formatter,
-            analyser: Analyser::new(crate::signals::Config {
-                signals: options.signals.signals || !options.signals.filter.is_empty(),
-                minhash: options.signals.minhash,
-            }),
+            analyser: {
+                let analyser = Analyser::new(crate::signals::Config {
+                    signals: options.signals.signals || !options.signals.filter.is_empty(),
+                    minhash: options.signals.minhash,
+                });
+                if options.signals.no_lang {
+                    analyser.without_lang()
+                } else {
+                    analyser
+                }
+            },
             write_signals: options.signals.signals,
             minhash: options.signals.minhash,
             filter: options.signals.filter.clone(),
-            no_lang: options.signals.no_lang,
             max_record_bytes: usize::try_from(options.max_record_bytes).unwrap_or(usize::MAX),
             jobs,
             results,
@@ -227,16 +230,7 @@ impl Worker {
         let charset = content_type.and_then(http::charset);
         let algorithm = self.extractor.algorithm();
         let extraction = self.extractor.extract(payload, charset);
-        let mut analysis =
-            if self.no_lang && !self.write_signals && !self.minhash && self.filter.is_empty() {
-                Analysis::default()
-            } else {
-                self.analyser.analyse(extraction.text)
-            };
-        if self.no_lang {
-            analysis.lang = None;
-            analysis.lang_score = 0.0;
-        }
+        let analysis = self.analyser.analyse(extraction.text);
         if let Some((set, rule)) = analysis.filters.and_then(|f| f.first_failure(&self.filter)) {
             return Outcome::Skipped(filter_reason(set, rule));
         }
