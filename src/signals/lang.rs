@@ -1,17 +1,17 @@
-//! Language identification of the extracted text with `whatlang` (69
-//! languages, trigram profiles compiled into the crate: no model to
-//! download). It was chosen by measurement against `lingua` and CLD2 on the
-//! shared datasets (`examples/lang_id.rs` prints the table; README
-//! "Signals").
+//! Language identification of the extracted text with `dana-lang` (`lang/`
+//! in this workspace): a fork of `whatlang` 0.18's detection path with its
+//! model (70 languages, trigram profiles compiled in: no model to download)
+//! and its results, bit for bit (`tests/lang_fork.rs`), rewritten for speed.
+//! whatlang was chosen by measurement against `lingua` and CLD2 on the
+//! shared datasets (`tests/python/measure_lang_id.py`; README "Signals").
 //!
 //! The code is ISO 639-1 where the language has one, else ISO 639-3
 //! (`isolang`'s table; whatlang's Mandarin `cmn` is reported as `zh` and its
 //! Persian `pes` as `fa`, the codes Common Crawl's CLD2 labels use). The
 //! score is whatlang's confidence in [0, 1]. Only the first
-//! [`MAX_BYTES`] bytes are read: whatlang's trigram scoring is the costly
-//! part, and on the shared datasets 1 KiB gives the same accuracy on gold
-//! texts as 4 KiB (99.3 %) and agrees with CLD2 on 99.7 % of extracted
-//! pages (99.9 % with 4 KiB).
+//! [`MAX_BYTES`] bytes are read: on the shared datasets 1 KiB gives the same
+//! accuracy on gold texts as 4 KiB (99.3 %) and agrees with CLD2 on 99.7 %
+//! of extracted pages (99.9 % with 4 KiB).
 
 use serde::Serialize;
 
@@ -33,7 +33,7 @@ pub fn identify(text: &str) -> Option<Language> {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let info = whatlang::detect(&text[..end])?;
+    let info = dana_lang::detect(&text[..end])?;
     Some(Language {
         code: code(info.lang()),
         score: info.confidence(),
@@ -41,7 +41,7 @@ pub fn identify(text: &str) -> Option<Language> {
 }
 
 /// ISO 639-1 (else 639-3) code of a whatlang language.
-pub fn code(lang: whatlang::Lang) -> &'static str {
+pub fn code(lang: dana_lang::Lang) -> &'static str {
     let three = lang.code();
     match three {
         "cmn" => "zh",
@@ -58,11 +58,11 @@ mod tests {
 
     #[test]
     fn codes_are_two_letters_where_iso_639_1_has_one() {
-        assert_eq!(code(whatlang::Lang::Eng), "en");
-        assert_eq!(code(whatlang::Lang::Cmn), "zh");
-        assert_eq!(code(whatlang::Lang::Pes), "fa");
-        assert_eq!(code(whatlang::Lang::Jpn), "ja");
-        assert!(whatlang::Lang::all().iter().all(|&l| code(l).len() <= 3));
+        assert_eq!(code(dana_lang::Lang::Eng), "en");
+        assert_eq!(code(dana_lang::Lang::Cmn), "zh");
+        assert_eq!(code(dana_lang::Lang::Pes), "fa");
+        assert_eq!(code(dana_lang::Lang::Jpn), "ja");
+        assert!(dana_lang::Lang::all().iter().all(|&l| code(l).len() <= 3));
     }
 
     #[test]
