@@ -100,6 +100,24 @@ fn same_results_as_whatlang_on_every_shared_page() {
     );
 }
 
+#[test]
+fn same_results_as_whatlang_on_long_repetitive_texts() {
+    // Trigrams counted more than 1024 times, more than 600 distinct ones,
+    // and ties in count among them.
+    let words: Vec<String> = (0..900)
+        .map(|i| format!("w{}x{}", char::from(b'a' + (i % 26) as u8), i))
+        .collect();
+    let texts = [
+        "the cat sat on the mat. ".repeat(3000),
+        "Съешь же ещё этих мягких французских булок. ".repeat(500) + &words.join(" "),
+        words.join(" ") + &" der die das".repeat(2000),
+        "ab ".repeat(5000),
+    ];
+    for text in &texts {
+        assert_eq!(differ(text), None, "{}…", prefix(text, 80));
+    }
+}
+
 /// Runs of characters from one block (or any code point), mixed.
 fn mixed_text() -> impl Strategy<Value = String> {
     let run = prop_oneof![

@@ -140,10 +140,27 @@ fn lowercase(text: &str, out: &mut Vec<char>) {
             out.clear();
             out.extend(text.to_lowercase().chars());
             return;
+        } else if let Some(lower) = lowercase_common(ch) {
+            out.push(lower);
         } else {
             out.extend(ch.to_lowercase());
         }
     }
+}
+
+/// `char::to_lowercase` without its table search for Latin-1 and basic
+/// Cyrillic (a test checks every character of both blocks).
+#[inline]
+fn lowercase_common(ch: char) -> Option<char> {
+    let c = ch as u32;
+    let lower = match c {
+        0x80..=0xBF | 0xD7 | 0xDF..=0xFF | 0x430..=0x45F => c,
+        0xC0..=0xDE => c + 0x20,
+        0x400..=0x40F => c + 0x50,
+        0x410..=0x42F => c + 0x20,
+        _ => return None,
+    };
+    char::from_u32(lower)
 }
 
 /// whatlang's `combined::detect` for a script of several languages.
@@ -289,6 +306,17 @@ mod tests {
             detect_script("Russian word любовь means love."),
             Some(Script::Latin)
         );
+    }
+
+    #[test]
+    fn common_lowercasing_is_the_standard_librarys() {
+        for ch in (0..0x600u32).filter_map(char::from_u32) {
+            if let Some(lower) = lowercase_common(ch) {
+                assert_eq!(ch.to_lowercase().collect::<Vec<_>>(), [lower], "{ch:?}");
+            }
+        }
+        assert_eq!(lowercase_common('Ж'), Some('ж'));
+        assert_eq!(lowercase_common('É'), Some('é'));
     }
 
     #[test]

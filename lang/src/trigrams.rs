@@ -6,7 +6,8 @@
 //!   open-addressing table that is reused from text to text, where whatlang
 //!   builds two `HashMap`s a text;
 //! * the profiles are read through an inverted index built once: trigram →
-//!   [(language, rank)]. A language's distance is the sum over its 300
+//!   [(language, rank)], a dense table for trigrams of ' ' and 'a'..='z'
+//!   and a small hash table for the others. A language's distance is the sum over its 300
 //!   profile trigrams of |text rank − profile rank|, or 300 for a trigram
 //!   the text's 600 top-ranked trigrams lack: 300 · 300 − Σ over matched
 //!   trigrams (300 − |Δ|). One pass over the text's ranked trigrams gives
@@ -40,83 +41,125 @@ fn pack(c1: u64, c2: u64, c3: u64) -> u64 {
 
 #[inline]
 fn slot(key: u64, mask: usize) -> usize {
-    // Fibonacci hashing: the high bits of the product.
-    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask
+    // Fibonacci hashing: the product's high bits, which all of the key's
+    // bits reach (rotated down, so any table size up to 2^20 gets them).
+    key.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(20) as usize & mask
 }
+
+/// Position of a trigram over the 27 characters ' ', 'a'..='z' in a dense
+/// table (27³ = 19,683 entries), or None.
+#[inline]
+fn dense_position(c1: u64, c2: u64, c3: u64) -> Option<usize> {
+    #[inline]
+    fn d(c: u64) -> Option<usize> {
+        match c {
+            0x20 => Some(0),
+            0x61..=0x7A => Some((c - 0x60) as usize),
+            _ => None,
+        }
+    }
+    Some(d(c1)? * 729 + d(c2)? * 27 + d(c3)?)
+}
+
+const DENSE: usize = 27 * 27 * 27;
 
 /// The profiles of one script, inverted.
 pub(crate) struct Index {
     /// The script's languages, in whatlang's profile order.
     pub langs: Vec<Lang>,
-    /// Open-addressing table of the trigrams of all the script's profiles
-    /// (0 = empty; no packed trigram is 0, see `count`).
-    keys: Vec<u64>,
-    /// For each slot: its postings, `postings[start..end]`.
-    ranges: Vec<(u32, u32)>,
-    /// (language's position in `langs`, rank in its profile).
-    postings: Vec<(u8, u16)>,
+    /// Postings lists, each a length then that many entries, an entry being
+    /// (language's position in `langs`) << 16 | rank in its profile.
+    postings: Vec<u32>,
+    /// Trigrams of ' ' and 'a'..='z' (most of the Latin profiles' and
+    /// texts'): position of their postings list in `postings`, 0 for none.
+    dense: Vec<u32>,
+    /// The other trigrams: open addressing on the packed trigram (0 =
+    /// empty; no packed trigram is 0), with their postings' position.
+    slots: Vec<(u64, u32)>,
     /// Profile lengths (300 each in whatlang 0.18).
     profile_lens: Vec<u32>,
 }
 
 impl Index {
     fn new(list: LangProfileList) -> Index {
-        let mut entries: Vec<(u64, u8, u16)> = Vec::new();
+        let mut entries: Vec<(u64, u32)> = Vec::new();
         for (l, (_, profile)) in list.iter().enumerate() {
             for (rank, t) in profile.iter().enumerate() {
-                entries.push((
-                    pack(t.0 as u64, t.1 as u64, t.2 as u64),
-                    l as u8,
-                    rank as u16,
-                ));
+                let key = pack(t.0 as u64, t.1 as u64, t.2 as u64);
+                entries.push((key, (l as u32) << 16 | rank as u32));
             }
         }
         entries.sort_unstable();
         let distinct = entries.windows(2).filter(|w| w[0].0 != w[1].0).count() + 1;
         let capacity = (distinct * 2).next_power_of_two();
-        let mut keys = vec![0u64; capacity];
-        let mut ranges = vec![(0u32, 0u32); capacity];
-        let mut postings = Vec::with_capacity(entries.len());
+        let mut slots = vec![(0u64, 0u32); capacity];
+        let mut dense = vec![0u32; DENSE];
+        // Position 0 is never a list: 0 means none.
+        let mut postings = vec![0u32];
         let mut start = 0;
         while start < entries.len() {
             let key = entries[start].0;
+            let at = postings.len() as u32;
+            postings.push(0);
             let mut end = start;
             while end < entries.len() && entries[end].0 == key {
-                postings.push((entries[end].1, entries[end].2));
+                postings.push(entries[end].1);
                 end += 1;
             }
-            let mut i = slot(key, capacity - 1);
-            while keys[i] != 0 {
-                i = (i + 1) & (capacity - 1);
+            postings[at as usize] = (end - start) as u32;
+            if let Some(d) = dense_position(
+                (key >> 42) & 0x1F_FFFF,
+                (key >> 21) & 0x1F_FFFF,
+                key & 0x1F_FFFF,
+            ) {
+                dense[d] = at;
+            } else {
+                let mut i = slot(key, capacity - 1);
+                while slots[i].0 != 0 {
+                    i = (i + 1) & (capacity - 1);
+                }
+                slots[i] = (key, at);
             }
-            keys[i] = key;
-            ranges[i] = (start as u32, end as u32);
             start = end;
         }
         Index {
             langs: list.iter().map(|&(lang, _)| lang).collect(),
-            keys,
-            ranges,
             postings,
+            dense,
+            slots,
             profile_lens: list.iter().map(|(_, p)| p.len() as u32).collect(),
         }
     }
 
+    /// The postings of the trigram `key` (packed).
     #[inline]
-    fn postings(&self, key: u64) -> &[(u8, u16)] {
-        let mask = self.keys.len() - 1;
-        let mut i = slot(key, mask);
-        loop {
-            let k = self.keys[i];
-            if k == key {
-                let (start, end) = self.ranges[i];
-                return &self.postings[start as usize..end as usize];
+    fn postings(&self, key: u64) -> &[u32] {
+        let at = match dense_position(
+            (key >> 42) & 0x1F_FFFF,
+            (key >> 21) & 0x1F_FFFF,
+            key & 0x1F_FFFF,
+        ) {
+            Some(d) => self.dense[d] as usize,
+            None => {
+                let mask = self.slots.len() - 1;
+                let mut i = slot(key, mask);
+                loop {
+                    let (k, at) = self.slots[i];
+                    if k == key {
+                        break at as usize;
+                    }
+                    if k == 0 {
+                        return &[];
+                    }
+                    i = (i + 1) & mask;
+                }
             }
-            if k == 0 {
-                return &[];
-            }
-            i = (i + 1) & mask;
+        };
+        if at == 0 {
+            return &[];
         }
+        let len = self.postings[at] as usize;
+        &self.postings[at + 1..at + 1 + len]
     }
 }
 
@@ -142,9 +185,26 @@ pub(crate) fn index(script: Script) -> &'static Index {
 pub(crate) struct Counter {
     keys: Vec<u64>,
     counts: Vec<u32>,
+    /// Dense counts of the trigrams of ' ' and 'a'..='z'.
+    dense: Vec<u16>,
+    /// The table entries in use: slots of `keys`, or positions in `dense`
+    /// tagged with `DENSE_TAG`.
     used: Vec<u32>,
-    ranked: Vec<u128>,
+    /// (count, trigram) of each entry in use, while ranking.
+    taken: Vec<(u32, u64)>,
+    /// The distinct trigrams, ranked.
+    ranked: Vec<u64>,
+    /// (count, trigram) for the rare texts with a trigram counted > 1024
+    /// times.
+    wide: Vec<u128>,
 }
+
+const DENSE_TAG: u32 = 1 << 31;
+/// Dense digit of a character other than ' ' and 'a'..='z'.
+const NO_DIGIT: u32 = 1 << 8;
+
+/// Counts up to this are ranked by a counting sort.
+const BUCKETS: usize = 1024;
 
 /// Above this many slots the table is dropped after use, so one huge text
 /// does not keep its memory.
@@ -161,62 +221,161 @@ pub(crate) struct Outcome {
 impl Counter {
     /// Counts the trigrams of `lower` (lowercased characters) as whatlang's
     /// `count` does: stop characters become spaces, one space before and one
-    /// after, no trigram centred on a space next to a space.
+    /// after, no trigram centred on a space next to a space. Trigrams of
+    /// ' ' and 'a'..='z' are counted in a dense table (no hashing), the
+    /// others in the hash table.
     fn count(&mut self, lower: &[char]) {
-        let capacity = (2 * (lower.len() + 2)).next_power_of_two().max(64);
+        let n = lower.len() + 2;
+        let capacity = (n + n / 2).next_power_of_two().max(64);
         if self.keys.len() < capacity {
             self.keys = vec![0; capacity];
             self.counts = vec![0; capacity];
         }
+        // u16 counts cannot overflow: a text has fewer trigrams than this.
+        let use_dense = n < usize::from(u16::MAX);
+        if use_dense && self.dense.len() != DENSE {
+            self.dense = vec![0; DENSE];
+        }
         let mask = self.keys.len() - 1;
-        let to_trigram_char = |c: char| if is_stop_char(c) { SPACE } else { c as u64 };
-        let mut c1 = SPACE;
-        let mut c2 = lower.first().map_or(SPACE, |&c| to_trigram_char(c));
-        let rest = lower.iter().skip(1).map(|&c| to_trigram_char(c));
-        for c3 in rest.chain(std::iter::once(SPACE)) {
+        // (trigram character, its dense digit or NO_DIGIT)
+        let map = |c: char| -> (u64, u32) {
+            if is_stop_char(c) {
+                (SPACE, 0)
+            } else if c.is_ascii_lowercase() {
+                (c as u64, c as u32 - 0x60)
+            } else {
+                (c as u64, NO_DIGIT)
+            }
+        };
+        let (mut c1, mut d1) = (SPACE, 0);
+        let (mut c2, mut d2) = lower.first().map_or((SPACE, 0), |&c| map(c));
+        let rest = lower.iter().skip(1).map(|&c| map(c));
+        for (c3, d3) in rest.chain(std::iter::once((SPACE, 0))) {
             if !(c2 == SPACE && (c1 == SPACE || c3 == SPACE)) {
-                // Not 0: c2 is a character ≥ U+0020, in bits 21..42.
-                let key = pack(c1, c2, c3);
-                let mut i = slot(key, mask);
-                loop {
-                    let k = self.keys[i];
-                    if k == key {
-                        self.counts[i] += 1;
-                        break;
+                if use_dense && (d1 | d2 | d3) & NO_DIGIT == 0 {
+                    let d = (d1 * 729 + d2 * 27 + d3) as usize;
+                    let count = &mut self.dense[d];
+                    if *count == 0 {
+                        self.used.push(d as u32 | DENSE_TAG);
                     }
-                    if k == 0 {
-                        self.keys[i] = key;
-                        self.counts[i] = 1;
-                        self.used.push(i as u32);
-                        break;
+                    *count += 1;
+                } else {
+                    // Not 0: c2 is a character ≥ U+0020, in bits 21..42.
+                    let key = pack(c1, c2, c3);
+                    let mut i = slot(key, mask);
+                    loop {
+                        let k = self.keys[i];
+                        if k == key {
+                            self.counts[i] += 1;
+                            break;
+                        }
+                        if k == 0 {
+                            self.keys[i] = key;
+                            self.counts[i] = 1;
+                            self.used.push(i as u32);
+                            break;
+                        }
+                        i = (i + 1) & mask;
                     }
-                    i = (i + 1) & mask;
                 }
             }
-            c1 = c2;
-            c2 = c3;
+            (c1, d1) = (c2, d2);
+            (c2, d2) = (c3, d3);
         }
+    }
+
+    /// The count and the packed trigram of an entry of `used`, reset.
+    #[inline]
+    fn take(&mut self, entry: u32) -> (u32, u64) {
+        if entry & DENSE_TAG != 0 {
+            let d = (entry & !DENSE_TAG) as usize;
+            let count = std::mem::take(&mut self.dense[d]);
+            let ch = |digit: usize| {
+                if digit == 0 {
+                    SPACE
+                } else {
+                    0x60 + digit as u64
+                }
+            };
+            (
+                u32::from(count),
+                pack(ch(d / 729), ch(d / 27 % 27), ch(d % 27)),
+            )
+        } else {
+            let i = entry as usize;
+            (self.counts[i], std::mem::take(&mut self.keys[i]))
+        }
+    }
+
+    /// Ranks the counted trigrams into `ranked` as whatlang does (by count,
+    /// then by trigram, both descending: `sort_unstable_by(|a, b| b.cmp(a))`
+    /// over distinct (count, trigram) pairs), resets the table and returns
+    /// how many of the ranked trigrams count (at most 600). Counts are
+    /// bucketed (most are 1), and only the buckets that reach into the first
+    /// 600 are sorted.
+    fn rank(&mut self) -> usize {
+        let n = self.used.len();
+        self.ranked.clear();
+        let used = std::mem::take(&mut self.used);
+        let mut taken = std::mem::take(&mut self.taken);
+        taken.clear();
+        taken.extend(used.iter().map(|&entry| self.take(entry)));
+        let max = taken.iter().map(|&(c, _)| c).max().unwrap_or(0) as usize;
+        if max <= BUCKETS {
+            // starts[c]: where the trigrams counted c times begin, from the
+            // highest count down.
+            let mut starts = [0u32; BUCKETS + 2];
+            for &(c, _) in &taken {
+                starts[c as usize] += 1;
+            }
+            let mut at = 0u32;
+            for c in (1..=max).rev() {
+                let len = starts[c];
+                starts[c] = at;
+                at += len;
+            }
+            self.ranked.resize(n, 0);
+            let mut next = starts;
+            for &(c, key) in &taken {
+                let c = c as usize;
+                self.ranked[next[c] as usize] = key;
+                next[c] += 1;
+            }
+            for c in (1..=max).rev() {
+                let (start, end) = (starts[c] as usize, next[c] as usize);
+                if start >= TEXT_TRIGRAMS_SIZE {
+                    break;
+                }
+                let bucket = &mut self.ranked[start..end];
+                bucket.sort_unstable();
+                bucket.reverse();
+            }
+        } else {
+            self.wide.clear();
+            self.wide.extend(
+                taken
+                    .iter()
+                    .map(|&(c, key)| (u128::from(c) << 64) | u128::from(key)),
+            );
+            self.wide.sort_unstable();
+            self.ranked
+                .extend(self.wide.iter().rev().map(|&e| e as u64));
+        }
+        self.used = used;
+        self.used.clear();
+        self.taken = taken;
+        n.min(TEXT_TRIGRAMS_SIZE)
     }
 
     /// whatlang's `calculate_scores_in_profiles` for every language of
     /// `index`, over the lowercased text `lower`.
     pub(crate) fn scores(&mut self, index: &Index, lower: &[char]) -> Outcome {
         self.count(lower);
-        // Rank by count, then by trigram, both descending, as whatlang's
-        // `sort_unstable_by(|a, b| b.cmp(a))` over distinct (count, trigram).
-        self.ranked.clear();
-        for &i in &self.used {
-            let i = i as usize;
-            self.ranked
-                .push((u128::from(self.counts[i]) << 64) | u128::from(self.keys[i]));
-            self.keys[i] = 0;
-        }
-        self.used.clear();
-        self.ranked.sort_unstable();
-        let count = self.ranked.len().min(TEXT_TRIGRAMS_SIZE);
+        let count = self.rank();
         let mut matched = [0i64; 64];
-        for (rank, &entry) in self.ranked.iter().rev().take(count).enumerate() {
-            for &(l, profile_rank) in index.postings(entry as u64) {
+        for (rank, &key) in self.ranked[..count].iter().enumerate() {
+            for &posting in index.postings(key) {
+                let (l, profile_rank) = (posting >> 16, posting & 0xFFFF);
                 let delta = (rank as i64 - i64::from(profile_rank)).abs();
                 matched[l as usize] += i64::from(MAX_TRIGRAM_DISTANCE) - delta;
             }
