@@ -68,11 +68,11 @@ pub(crate) struct Index {
     /// The script's languages, in whatlang's profile order.
     pub langs: Vec<Lang>,
     /// Postings lists, each a length then that many entries, an entry being
-    /// (language's position in `langs`) << 16 | rank in its profile.
-    postings: Vec<u32>,
+    /// (language's position in `langs`) << 9 | rank in its profile.
+    postings: Vec<u16>,
     /// Trigrams of ' ' and 'a'..='z' (most of the Latin profiles' and
     /// texts'): position of their postings list in `postings`, 0 for none.
-    dense: Vec<u32>,
+    dense: Vec<u16>,
     /// The other trigrams: open addressing on the packed trigram (0 =
     /// empty; no packed trigram is 0), with their postings' position.
     slots: Vec<(u64, u32)>,
@@ -82,20 +82,21 @@ pub(crate) struct Index {
 
 impl Index {
     fn new(list: LangProfileList) -> Index {
-        let mut entries: Vec<(u64, u32)> = Vec::new();
+        let mut entries: Vec<(u64, u16)> = Vec::new();
         for (l, (_, profile)) in list.iter().enumerate() {
             for (rank, t) in profile.iter().enumerate() {
                 let key = pack(t.0 as u64, t.1 as u64, t.2 as u64);
-                entries.push((key, (l as u32) << 16 | rank as u32));
+                assert!(l < 64 && rank < 512, "profile too large for u16 postings");
+                entries.push((key, (l as u16) << 9 | rank as u16));
             }
         }
         entries.sort_unstable();
         let distinct = entries.windows(2).filter(|w| w[0].0 != w[1].0).count() + 1;
         let capacity = (distinct * 2).next_power_of_two();
         let mut slots = vec![(0u64, 0u32); capacity];
-        let mut dense = vec![0u32; DENSE];
+        let mut dense = vec![0u16; DENSE];
         // Position 0 is never a list: 0 means none.
-        let mut postings = vec![0u32];
+        let mut postings = vec![0u16];
         let mut start = 0;
         while start < entries.len() {
             let key = entries[start].0;
@@ -106,13 +107,15 @@ impl Index {
                 postings.push(entries[end].1);
                 end += 1;
             }
-            postings[at as usize] = (end - start) as u32;
+            postings[at as usize] = (end - start) as u16;
             if let Some(d) = dense_position(
                 (key >> 42) & 0x1F_FFFF,
                 (key >> 21) & 0x1F_FFFF,
                 key & 0x1F_FFFF,
             ) {
-                dense[d] = at;
+                // u16 keeps the table at 39 KiB; the Latin postings take
+                // ~15,000 entries (a test builds every index).
+                dense[d] = u16::try_from(at).expect("postings fit u16 positions");
             } else {
                 let mut i = slot(key, capacity - 1);
                 while slots[i].0 != 0 {
@@ -131,10 +134,10 @@ impl Index {
         }
     }
 
-    /// The postings of the trigram `key` (packed).
+    /// Where the postings of the trigram `key` (packed) are, 0 for none.
     #[inline]
-    fn postings(&self, key: u64) -> &[u32] {
-        let at = match dense_position(
+    fn position(&self, key: u64) -> usize {
+        match dense_position(
             (key >> 42) & 0x1F_FFFF,
             (key >> 21) & 0x1F_FFFF,
             key & 0x1F_FFFF,
@@ -149,15 +152,17 @@ impl Index {
                         break at as usize;
                     }
                     if k == 0 {
-                        return &[];
+                        break 0;
                     }
                     i = (i + 1) & mask;
                 }
             }
-        };
-        if at == 0 {
-            return &[];
         }
+    }
+
+    /// The postings at `at` (from [`Index::position`], not 0).
+    #[inline]
+    fn postings(&self, at: usize) -> &[u16] {
         let len = self.postings[at] as usize;
         &self.postings[at + 1..at + 1 + len]
     }
@@ -194,6 +199,8 @@ pub(crate) struct Counter {
     taken: Vec<(u32, u64)>,
     /// The distinct trigrams, ranked.
     ranked: Vec<u64>,
+    /// (rank, postings position) of the ranked trigrams in the profiles.
+    found: Vec<(u32, u32)>,
     /// (count, trigram) for the rare texts with a trigram counted > 1024
     /// times.
     wide: Vec<u128>,
@@ -249,38 +256,53 @@ impl Counter {
         };
         let (mut c1, mut d1) = (SPACE, 0);
         let (mut c2, mut d2) = lower.first().map_or((SPACE, 0), |&c| map(c));
-        let rest = lower.iter().skip(1).map(|&c| map(c));
-        for (c3, d3) in rest.chain(std::iter::once((SPACE, 0))) {
-            if !(c2 == SPACE && (c1 == SPACE || c3 == SPACE)) {
-                if use_dense && (d1 | d2 | d3) & NO_DIGIT == 0 {
-                    let d = (d1 * 729 + d2 * 27 + d3) as usize;
-                    let count = &mut self.dense[d];
-                    if *count == 0 {
-                        self.used.push(d as u32 | DENSE_TAG);
-                    }
-                    *count += 1;
-                } else {
-                    // Not 0: c2 is a character ≥ U+0020, in bits 21..42.
-                    let key = pack(c1, c2, c3);
-                    let mut i = slot(key, mask);
-                    loop {
-                        let k = self.keys[i];
-                        if k == key {
-                            self.counts[i] += 1;
-                            break;
-                        }
-                        if k == 0 {
-                            self.keys[i] = key;
-                            self.counts[i] = 1;
-                            self.used.push(i as u32);
-                            break;
-                        }
-                        i = (i + 1) & mask;
-                    }
-                }
-            }
+        for &ch in lower.get(1..).unwrap_or_default() {
+            let (c3, d3) = map(ch);
+            self.add([c1, c2, c3], [d1, d2, d3], use_dense, mask);
             (c1, d1) = (c2, d2);
             (c2, d2) = (c3, d3);
+        }
+        self.add([c1, c2, SPACE], [d1, d2, 0], use_dense, mask);
+    }
+
+    /// Counts one trigram (characters and dense digits), unless it is
+    /// centred on a space next to a space.
+    #[inline(always)]
+    fn add(
+        &mut self,
+        [c1, c2, c3]: [u64; 3],
+        [d1, d2, d3]: [u32; 3],
+        use_dense: bool,
+        mask: usize,
+    ) {
+        if c2 == SPACE && (c1 == SPACE || c3 == SPACE) {
+            return;
+        }
+        if use_dense && (d1 | d2 | d3) & NO_DIGIT == 0 {
+            let d = (d1 * 729 + d2 * 27 + d3) as usize;
+            let count = &mut self.dense[d];
+            if *count == 0 {
+                self.used.push(d as u32 | DENSE_TAG);
+            }
+            *count += 1;
+            return;
+        }
+        // Not 0: c2 is a character ≥ U+0020, in bits 21..42.
+        let key = pack(c1, c2, c3);
+        let mut i = slot(key, mask);
+        loop {
+            let k = self.keys[i];
+            if k == key {
+                self.counts[i] += 1;
+                return;
+            }
+            if k == 0 {
+                self.keys[i] = key;
+                self.counts[i] = 1;
+                self.used.push(i as u32);
+                return;
+            }
+            i = (i + 1) & mask;
         }
     }
 
@@ -372,10 +394,19 @@ impl Counter {
     pub(crate) fn scores(&mut self, index: &Index, lower: &[char]) -> Outcome {
         self.count(lower);
         let count = self.rank();
-        let mut matched = [0i64; 64];
+        // First every look-up (independent loads, which the processor
+        // overlaps), then the postings.
+        self.found.clear();
         for (rank, &key) in self.ranked[..count].iter().enumerate() {
-            for &posting in index.postings(key) {
-                let (l, profile_rank) = (posting >> 16, posting & 0xFFFF);
+            let at = index.position(key);
+            if at != 0 {
+                self.found.push((rank as u32, at as u32));
+            }
+        }
+        let mut matched = [0i64; 64];
+        for &(rank, at) in &self.found {
+            for &posting in index.postings(at as usize) {
+                let (l, profile_rank) = (posting >> 9, posting & 0x1FF);
                 let delta = (rank as i64 - i64::from(profile_rank)).abs();
                 matched[l as usize] += i64::from(MAX_TRIGRAM_DISTANCE) - delta;
             }
@@ -400,5 +431,35 @@ impl Counter {
             *self = Counter::default();
         }
         Outcome { count, scores }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_index_builds_with_every_profile_trigram() {
+        for script in [
+            Script::Latin,
+            Script::Cyrillic,
+            Script::Arabic,
+            Script::Devanagari,
+            Script::Hebrew,
+        ] {
+            let index = index(script);
+            let total: usize = index.profile_lens.iter().map(|&l| l as usize).sum();
+            assert_eq!(total, index.langs.len() * 300, "{script}");
+            // Every posting is reachable, exactly once.
+            let reachable: usize = index
+                .dense
+                .iter()
+                .map(|&at| usize::from(at))
+                .chain(index.slots.iter().map(|&(_, at)| at as usize))
+                .filter(|&at| at != 0)
+                .map(|at| index.postings(at).len())
+                .sum();
+            assert_eq!(reachable, total, "{script}");
+        }
     }
 }
