@@ -165,13 +165,44 @@ pub(crate) static CYRILLIC: LazyLock<Alphabets> =
 /// Most languages of a script (Latin's 37).
 pub(crate) const MAX_LANGS: usize = 37;
 
-/// The alphabet scores of a script's languages in whatlang's order (sorted
-/// by raw score with the same unstable sort), normalised to [0, 1], and the
-/// count of letters (non-stop characters) they were taken over.
+/// The alphabet scores of a script's languages and the count of letters
+/// (non-stop characters) they were taken over.
 pub(crate) struct Outcome {
     pub count: usize,
     pub len: usize,
-    pub scores: [(Lang, f64); MAX_LANGS],
+    /// Raw scores in the script's language order (`Script::langs`).
+    raw: [(Lang, usize); MAX_LANGS],
+    /// whatlang's mock outcome: every language scores 1, in this order.
+    mock: bool,
+}
+
+impl Outcome {
+    /// The languages with their normalised scores in [0, 1], in the
+    /// script's order.
+    pub(crate) fn scores(&self) -> impl Iterator<Item = (Lang, f64)> + '_ {
+        self.raw[..self.len].iter().map(move |&(lang, raw)| {
+            if self.mock {
+                (lang, 1.0)
+            } else {
+                (lang, raw as f64 / self.count as f64)
+            }
+        })
+    }
+
+    /// The same in whatlang's order: sorted by raw score with the same
+    /// unstable sort over the same sequence (ties keep whatlang's order).
+    pub(crate) fn whatlang_order(&self) -> [(Lang, f64); MAX_LANGS] {
+        let mut raw = self.raw;
+        if !self.mock {
+            raw[..self.len].sort_unstable_by_key(|(_, score)| Reverse(*score));
+        }
+        let sorted = Outcome { raw, ..*self };
+        let mut scores = [(Lang::Eng, 0.0); MAX_LANGS];
+        for (slot, score) in scores.iter_mut().zip(sorted.scores()) {
+            *slot = score;
+        }
+        scores
+    }
 }
 
 /// `generic_alphabet_calculate_scores` over the lowercased text `lower`;
@@ -208,36 +239,32 @@ pub(crate) fn scores(
             }
         }
     }
-    let mut raw_scores = [(Lang::Eng, 0usize); MAX_LANGS];
-    let len = script_langs.len();
-    for (slot, &lang) in raw_scores.iter_mut().zip(script_langs) {
+    let mut raw = [(Lang::Eng, 0usize); MAX_LANGS];
+    for (slot, &lang) in raw.iter_mut().zip(script_langs) {
         *slot = (
             lang,
             (lang_scores[lang as usize] + common_score).saturating_sub(max_raw_score),
         );
     }
-    raw_scores[..len].sort_unstable_by_key(|(_, score)| Reverse(*score));
-    let mut scores = [(Lang::Eng, 0.0); MAX_LANGS];
-    for (slot, &(lang, raw_score)) in scores.iter_mut().zip(&raw_scores[..len]) {
-        *slot = (lang, raw_score as f64 / max_raw_score as f64);
-    }
     Outcome {
         count: max_raw_score,
-        len,
-        scores,
+        len: script_langs.len(),
+        raw,
+        mock: false,
     }
 }
 
 /// whatlang has no alphabets for the Arabic, Devanagari and Hebrew scripts:
 /// every language scores 1 over a count of 1 (`build_mock`).
 pub(crate) fn mock(langs: &[Lang]) -> Outcome {
-    let mut scores = [(Lang::Eng, 0.0); MAX_LANGS];
-    for (slot, &lang) in scores.iter_mut().zip(langs) {
-        *slot = (lang, 1.0);
+    let mut raw = [(Lang::Eng, 0usize); MAX_LANGS];
+    for (slot, &lang) in raw.iter_mut().zip(langs) {
+        *slot = (lang, 1);
     }
     Outcome {
         count: 1,
         len: langs.len(),
-        scores,
+        raw,
+        mock: true,
     }
 }

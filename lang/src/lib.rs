@@ -187,11 +187,50 @@ fn combined(text: &str, script: Script, scratch: &mut Scratch) -> Option<Info> {
     // checks it), so whatlang's `all_langs` is the alphabet's order.
     let alphabet_weight = calc_alphabet_weight(alphabet.count);
     let trigram_weight = 1.0 - alphabet_weight;
+    let combine = |(lang, a): (Lang, f64)| {
+        let t = trigram.scores[lang as usize];
+        (lang, a * alphabet_weight + t * trigram_weight)
+    };
+
+    // whatlang sorts the alphabet scores, then the combined ones, and takes
+    // the first two. When the best combined score is unique (and no score
+    // is NaN) the order of the others does not matter: the best and the
+    // second best values are the same however ties among the rest fall.
+    let mut best: Option<(Lang, f64)> = None;
+    let mut second = f64::NEG_INFINITY;
+    let mut tie = false;
+    for (lang, score) in alphabet.scores().map(combine) {
+        tie |= score.is_nan();
+        match best {
+            Some((_, b)) if score > b => {
+                second = b;
+                best = Some((lang, score));
+            }
+            Some((_, b)) => {
+                tie |= score == b;
+                second = second.max(score);
+            }
+            None => best = Some((lang, score)),
+        }
+    }
+    if !tie {
+        let (lang, score1) = best?;
+        let confidence = if alphabet.len > 1 {
+            calculate_confidence(score1, second, trigram.count)
+        } else {
+            1.0
+        };
+        return Some(Info {
+            script,
+            lang,
+            confidence,
+        });
+    }
+
     let mut scores = [(Lang::Eng, 0.0f64); alphabets::MAX_LANGS];
     let len = alphabet.len;
-    for (slot, &(lang, a)) in scores.iter_mut().zip(&alphabet.scores[..len]) {
-        let t = trigram.scores[lang as usize];
-        *slot = (lang, a * alphabet_weight + t * trigram_weight);
+    for (slot, &score) in scores.iter_mut().zip(&alphabet.whatlang_order()[..len]) {
+        *slot = combine(score);
     }
     let scores = &mut scores[..len];
     scores.sort_unstable_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Less));

@@ -199,6 +199,10 @@ pub(crate) struct Counter {
     taken: Vec<(u32, u64)>,
     /// The distinct trigrams, ranked.
     ranked: Vec<u64>,
+    /// Per count, where its trigrams start in `ranked` and the next free
+    /// place there, while ranking.
+    starts: Vec<u32>,
+    next: Vec<u32>,
     /// (rank, postings position) of the ranked trigrams in the profiles.
     found: Vec<(u32, u32)>,
     /// (count, trigram) for the rare texts with a trigram counted > 1024
@@ -346,7 +350,9 @@ impl Counter {
         if max <= BUCKETS {
             // starts[c]: where the trigrams counted c times begin, from the
             // highest count down.
-            let mut starts = [0u32; BUCKETS + 2];
+            let mut starts = std::mem::take(&mut self.starts);
+            starts.clear();
+            starts.resize(max + 1, 0);
             for &(c, _) in &taken {
                 starts[c as usize] += 1;
             }
@@ -357,7 +363,9 @@ impl Counter {
                 at += len;
             }
             self.ranked.resize(n, 0);
-            let mut next = starts;
+            let mut next = std::mem::take(&mut self.next);
+            next.clear();
+            next.extend_from_slice(&starts);
             for &(c, key) in &taken {
                 let c = c as usize;
                 self.ranked[next[c] as usize] = key;
@@ -372,6 +380,8 @@ impl Counter {
                 bucket.sort_unstable();
                 bucket.reverse();
             }
+            self.starts = starts;
+            self.next = next;
         } else {
             self.wide.clear();
             self.wide.extend(
