@@ -598,7 +598,9 @@ mod tests {
     use super::whatlang_ranges::*;
     use super::*;
 
-    const IS: [(Script, fn(char) -> bool); 25] = [
+    type Is = fn(char) -> bool;
+
+    const IS: [(Script, Is); 25] = [
         (Script::Latin, is_latin),
         (Script::Cyrillic, is_cyrillic),
         (Script::Arabic, is_arabic),
