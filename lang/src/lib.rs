@@ -18,11 +18,15 @@
 //!   arrays (it decides ties);
 //! * the text is lowercased once into a reused buffer, not a new `String`;
 //! * alphabet scores are counted per distinct character (ASCII by table);
-//! * trigrams are packed into integers and counted in a reused
-//!   open-addressing table, and the profiles are read through an inverted
+//! * trigrams are counted in reused tables (a dense one for trigrams of
+//!   ' ' and 'a'..='z', open addressing on packed integers for the others),
+//!   ranked by count buckets, and the profiles are read through an inverted
 //!   index built once (trigram → [(language, rank)]), so scoring costs one
 //!   look-up per distinct text trigram instead of one per profile trigram
-//!   (≈ 11 000 for the Latin script, however short the text).
+//!   (≈ 11 000 for the Latin script, however short the text);
+//! * whatlang's two sorts of the script's languages (alphabet scores, then
+//!   combined scores) are only run when the best combined score is tied,
+//!   the one case where their order decides the result.
 //!
 //! Left out: allow/deny lists (`Detector`), the alphabet-only and
 //! trigram-only methods, string parsing of `Lang` and `Script`, and the
