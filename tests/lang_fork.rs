@@ -1,7 +1,7 @@
 //! `dana-lang` (lang/, the fork of whatlang 0.18's detection path that dana
 //! uses) against upstream `whatlang` 0.18: the same language, script and
 //! confidence on every page of the shared datasets (the text dana extracts,
-//! whole and as the 1 KiB sample it identifies, and the gold text) and on
+//! whole and as the sample of `MAX_BYTES` it identifies, and the gold text) and on
 //! random strings that mix scripts. A difference is a bug in the fork.
 
 use dana::eval::dataset::Dataset;
