@@ -84,3 +84,16 @@ fn a_block_given_twice_is_given_once() {
     assert!(f1 > 0.48, "F1 {f1:.3}: {text}");
     assert_eq!(text.matches("INTERCHANGEABLE STRAPS").count(), 1, "{text}");
 }
+
+/// `reviews` names a comment thread (`cleaning::WORDS`): a product's
+/// customer reviews are left out as an article's comments are (F1 .28 and
+/// .61 before).
+#[test]
+fn the_reviews_of_a_product_are_left_out() {
+    // REI: a backpack's page, its description before 30 reviews.
+    let (text, f1) = wcxb("dev-0628");
+    assert!(f1 > 0.7, "F1 {f1:.3}: {text}");
+    // Thomann: a microphone's page, its ratings and reviews after the specs.
+    let (text, f1) = wcxb("dev-2985");
+    assert!(f1 > 0.85, "F1 {f1:.3}: {text}");
+}
