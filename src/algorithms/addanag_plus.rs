@@ -463,12 +463,13 @@ fn repeats(title: &str, heading: &str) -> bool {
 /// threads (ACCURACY.md figures in the commit message).
 const COPY_MIN_PARAGRAPHS: usize = 2;
 /// ... and at least this many characters: short runs repeat as content too
-/// (a list of plans with the same features, lines of a poem split by
-/// `<br>`, the numbers of a code listing). At 100 the Readability tests
-/// lose `replace-brs` and `missing-paragraphs` (−.0025 on that set); from
-/// 400 on no page of the article sets is lost and wcxb_dev keeps most of
-/// the gain (.8132 at 100, .8125 at 400).
-const COPY_MIN_CHARS: usize = 400;
+/// (a list of plans with the same features, lines of a paragraph split by
+/// `<br>`, the numbers of a code listing). Up to 250 the Readability tests
+/// lose `replace-brs` (and at 100 `missing-paragraphs`; −.0025 on that
+/// set); from 300 on no page of the article sets is lost. 350 stays clear
+/// of that edge; wcxb_dev gives .8130 at 200, .8128 at 300, .8126 at 350,
+/// .8125 at 400 (forum threads .7016, .7015, .7009, .6997).
+const COPY_MIN_CHARS: usize = 350;
 /// How many earlier occurrences of a paragraph are compared with its run
 /// (bounds the work on pages of one line repeated many times).
 const COPY_CANDIDATES: usize = 8;
