@@ -40,7 +40,11 @@
 //!   fragment of a listing, and the listing reading is taken. The listing
 //!   reading charges no markup inside `<main>` or `<article>`
 //!   ([`LISTING_DECLARED_CODE_SHARE`]): there the layout of a grid of cards
-//!   is the content's own.
+//!   is the content's own;
+//! - **product pages and threads give blocks twice** (once per screen size,
+//!   a post quoted whole in a reply): after the choice of lines, a run of
+//!   paragraphs that repeats one given earlier, apart from it, is left out
+//!   ([`COPY_MIN_CHARS`]).
 //!
 //! Pages whose markup outweighs their text many times over (utility-class
 //! CSS frameworks) have no positive line at all under DANAg; there the code
@@ -459,16 +463,17 @@ fn repeats(title: &str, heading: &str) -> bool {
 /// A repeated run is a copy when it has at least this many paragraphs, not
 /// all the same (one paragraph repeated is a list's entries, a refrain):
 /// two lines in the same order are already a block, not a coincidence.
-/// 3 gives the same figures on the article sets and loses .002 on forum
-/// threads (ACCURACY.md figures in the commit message).
+/// 3 gives the same figures on the article sets and forum threads .002
+/// lower (simulated on main's output at 400 characters).
 const COPY_MIN_PARAGRAPHS: usize = 2;
 /// ... and at least this many characters: short runs repeat as content too
 /// (a list of plans with the same features, lines of a paragraph split by
 /// `<br>`, the numbers of a code listing). Up to 250 the Readability tests
-/// lose `replace-brs` (and at 100 `missing-paragraphs`; −.0025 on that
-/// set); from 300 on no page of the article sets is lost. 350 stays clear
-/// of that edge; wcxb_dev gives .8130 at 200, .8128 at 300, .8126 at 350,
-/// .8125 at 400 (forum threads .7016, .7015, .7009, .6997).
+/// lose `replace-brs` (.9705 → .9680); from 500 scrapinghub falls below
+/// where it was without the rule (.9489 against .9491). Between, wcxb_dev
+/// gives .8138 at 300, .8138 at 350, .8137 at 400 (forum threads .7015,
+/// .7010, .6997; scrapinghub .9502, .9500, .9497): 350 is the middle of
+/// the safe band.
 const COPY_MIN_CHARS: usize = 350;
 /// How many earlier occurrences of a paragraph are compared with its run
 /// (bounds the work on pages of one line repeated many times).
