@@ -498,16 +498,29 @@ fn drop_repeated_copies(text: &mut String) {
     }
     let lines: Vec<&str> = text.split('\n').collect();
     let n = lines.len();
-    // The previous paragraph with the same text, for each.
+    // The previous paragraph with the same text, for each: paragraphs
+    // sorted by hash, then index (no map; most pages have no repeat and
+    // stop here).
+    let mut keyed: Vec<(u64, usize)> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (xxhash_rust::xxh3::xxh3_64(l.as_bytes()), i))
+        .collect();
+    keyed.sort_unstable();
     let mut prev = vec![usize::MAX; n];
-    let mut last: std::collections::HashMap<&str, usize> =
-        std::collections::HashMap::with_capacity(n);
-    for (i, line) in lines.iter().enumerate() {
-        if let Some(p) = last.insert(line, i) {
-            if let Some(slot) = prev.get_mut(i) {
-                *slot = p;
+    let mut any_repeat = false;
+    for pair in keyed.windows(2) {
+        if let [(ha, a), (hb, b)] = *pair {
+            if ha == hb && lines.get(a) == lines.get(b) {
+                if let Some(slot) = prev.get_mut(b) {
+                    *slot = a;
+                    any_repeat = true;
+                }
             }
         }
+    }
+    if !any_repeat {
+        return;
     }
     let same = |a: usize, b: usize| lines.get(a).is_some_and(|x| lines.get(b) == Some(x));
     let mut dropped = vec![false; n];
