@@ -393,6 +393,12 @@ const WORDS: &[(&[u8], Option<Word>)] = {
         (b"commentlist", Some(Comments)),
         (b"respond", Some(Comments)),
         (b"disqus", Some(Comments)),
+        // A product's customer reviews: the gold standards leave them out
+        // as they leave out an article's comments, and like comments they
+        // are read when the page is nothing else (addanag-plus's
+        // `THREAD_SHARE`). The plural only: an article that is a review
+        // names its body `review`.
+        (b"reviews", Some(Comments)),
         (b"nav", Some(Furniture)),
         (b"navbar", Some(Furniture)),
         (b"navigation", Some(Furniture)),

@@ -183,6 +183,12 @@ impl<'a> TextSink<'a> {
         self.out
     }
 
+    /// The text written so far, to be edited in place (paragraphs left
+    /// out after the choice of lines).
+    pub fn written_mut(&mut self) -> &mut String {
+        self.out
+    }
+
     /// Forgets everything written so far.
     pub fn clear(&mut self) {
         self.out.clear();
