@@ -459,6 +459,15 @@ impl Words<'_> {
             if !left.is_alphanumeric() {
                 return end;
             }
+            // Every joint below starts with one of these bytes (`–` and `—`
+            // with 0xE2): without one at `end`, there is nothing to glue,
+            // and the segments need not be looked ahead.
+            if !matches!(
+                self.text.as_bytes().get(end),
+                Some(b'-' | b':' | b'.' | b',' | b'/' | 0xE2)
+            ) {
+                return end;
+            }
             let mut ahead = self.segments.clone();
             let Some((joint_at, joint)) = ahead.next() else {
                 return end;
@@ -553,6 +562,31 @@ pub(crate) const NON_SYMBOL: u8 = 1;
 /// The token has an alphabetic character (`str.isalpha`).
 pub(crate) const ALPHA: u8 = 2;
 
+/// [`NON_SYMBOL`] and [`ALPHA`] of each ASCII character: what
+/// `punctuation()` and `is_alpha` say of it (`ascii_flags_agree_with_classes`).
+static ASCII_FLAGS: [u8; 128] = {
+    const PUNCTUATION: &[u8] = b"!&\\#%+^]~';{|[=-`*$,><)?@_.\"}/:(";
+    let mut table = [NON_SYMBOL; 128];
+    let mut b = 0;
+    while b < 128 {
+        if b <= 8 || (b >= 11 && b <= 31) || b == 127 {
+            table[b] = 0;
+        }
+        let mut i = 0;
+        while i < PUNCTUATION.len() {
+            if PUNCTUATION[i] as usize == b {
+                table[b] = 0;
+            }
+            i += 1;
+        }
+        if (b >= b'a' as usize && b <= b'z' as usize) || (b >= b'A' as usize && b <= b'Z' as usize) {
+            table[b] |= ALPHA;
+        }
+        b += 1;
+    }
+    table
+};
+
 /// Fills `out` with the tokens of `text`; calls `each` with every token's text.
 pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&str)) {
     out.clear();
@@ -560,13 +594,20 @@ pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&s
     for word in words(text) {
         let mut flags = 0;
         let mut chars = 0u32;
-        for c in word.chars() {
-            chars += 1;
-            if !punctuation.contains(c) {
-                flags |= NON_SYMBOL;
+        if word.is_ascii() {
+            chars = word.len() as u32;
+            for &b in word.as_bytes() {
+                flags |= ASCII_FLAGS[usize::from(b)];
             }
-            if is_alpha(c) {
-                flags |= ALPHA;
+        } else {
+            for c in word.chars() {
+                chars += 1;
+                if !punctuation.contains(c) {
+                    flags |= NON_SYMBOL;
+                }
+                if is_alpha(c) {
+                    flags |= ALPHA;
+                }
             }
         }
         out.push(Token {
@@ -695,6 +736,21 @@ mod tests {
         let lines: Vec<&str> = splitlines("a\r\nb\rc\n\nd\u{2028}e\n").collect();
         assert_eq!(lines, ["a", "b", "c", "", "d", "e"]);
         assert_eq!(splitlines("").count(), 0);
+    }
+
+    #[test]
+    fn ascii_flags_agree_with_classes() {
+        for b in 0..128u8 {
+            let c = char::from(b);
+            let mut flags = 0;
+            if !punctuation().contains(c) {
+                flags |= NON_SYMBOL;
+            }
+            if is_alpha(c) {
+                flags |= ALPHA;
+            }
+            assert_eq!(ASCII_FLAGS[usize::from(b)], flags, "{c:?}");
+        }
     }
 
     #[test]
