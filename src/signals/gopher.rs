@@ -14,8 +14,6 @@
 
 use super::words::{self, Token, ALPHA, NON_SYMBOL};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// `GopherQualityFilter`'s parameters (datatrove's defaults = the paper's).
 pub mod quality {
@@ -106,32 +104,124 @@ pub struct RepetitionSignals {
     pub dup_n_gram_char_frac: [f64; 6],
 }
 
-/// A hasher for keys that are already hashes.
+/// A set of (or counter over) 64-bit keys that are already hashes: open
+/// addressing with linear probing, emptied in O(1) by a generation stamp,
+/// so one table serves every page and every pass over a page.
 #[derive(Default)]
-pub(crate) struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
+pub(crate) struct HashTable {
+    slots: Vec<Slot>,
+    /// Slots whose stamp is this are occupied.
+    generation: u32,
+    /// The slots in use are `slots[..=mask]`.
+    mask: usize,
+    /// `64 - log2(mask + 1)`: a key's home slot is its top bits.
+    shift: u32,
+    len: usize,
 }
 
-pub(crate) type HashedSet = HashSet<u64, BuildHasherDefault<PassThrough>>;
-type HashedMap<V> = HashMap<u64, V, BuildHasherDefault<PassThrough>>;
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    stamp: u32,
+    count: u32,
+    /// The index passed when the key was first added.
+    first: u32,
+}
+
+impl HashTable {
+    /// Empties the table, sized for about `expected` keys (it grows if more come).
+    pub(crate) fn clear(&mut self, expected: usize) {
+        let size = expected.saturating_mul(2).next_power_of_two().max(64);
+        if size > self.slots.len() {
+            self.slots = vec![Slot::default(); size];
+            self.generation = 0;
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.slots.iter_mut().for_each(|slot| slot.stamp = 0);
+            self.generation = 1;
+        }
+        self.mask = size - 1;
+        self.shift = 64 - size.trailing_zeros();
+        self.len = 0;
+    }
+
+    /// The slot of `key`, and whether the key is there (else the slot is free).
+    #[inline]
+    fn find(&mut self, key: u64) -> (usize, bool) {
+        if 2 * (self.len + 1) > self.mask + 1 {
+            self.grow();
+        }
+        // The keys' low bits may be weak (`n_gram_hashes` ends in a
+        // multiplication): take the top bits of a multiplicative hash.
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        loop {
+            let slot = &self.slots[i];
+            if slot.stamp != self.generation {
+                return (i, false);
+            }
+            if slot.key == key {
+                return (i, true);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    fn occupy(&mut self, i: usize, key: u64, first: u32) {
+        self.slots[i] = Slot {
+            key,
+            stamp: self.generation,
+            count: 0,
+            first,
+        };
+        self.len += 1;
+    }
+
+    /// Adds `key`; false if it was there already (`HashSet::insert`).
+    #[inline]
+    pub(crate) fn insert(&mut self, key: u64) -> bool {
+        let (i, found) = self.find(key);
+        if !found {
+            self.occupy(i, key, 0);
+        }
+        !found
+    }
+
+    /// Counts one more `key`, first seen at `index` if new: its (count,
+    /// first index).
+    #[inline]
+    fn count(&mut self, key: u64, index: u32) -> (u32, u32) {
+        let (i, found) = self.find(key);
+        if !found {
+            self.occupy(i, key, index);
+        }
+        let slot = &mut self.slots[i];
+        slot.count += 1;
+        (slot.count, slot.first)
+    }
+
+    /// Doubles the slots in use, keeping the keys.
+    #[cold]
+    fn grow(&mut self) {
+        let generation = self.generation;
+        let live: Vec<Slot> = self.slots[..=self.mask]
+            .iter()
+            .filter(|slot| slot.stamp == generation)
+            .copied()
+            .collect();
+        self.clear(self.mask + 1);
+        for slot in live {
+            let (i, _) = self.find(slot.key);
+            self.occupy(i, slot.key, slot.first);
+            self.slots[i].count = slot.count;
+        }
+    }
+}
 
 /// Reusable buffers of the repetition rules.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    seen: HashedSet,
-    counts: HashedMap<(u32, u32)>,
+    table: HashTable,
     grams: Vec<u64>,
 }
 
@@ -237,16 +327,36 @@ pub(crate) fn repetition_signals(
     if total == 0 {
         return out;
     }
+    // At most this many lines or paragraphs.
+    let pieces = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
     // Paragraphs: `re.split(r"\n{2,}", text.strip())`.
-    let (paragraphs, dup_paragraphs, dup_para_chars) =
-        duplicates(split_runs(words::py_strip(text), 2), &mut scratch.seen);
+    let (paragraphs, dup_paragraphs, dup_para_chars) = duplicates(
+        split_runs(words::py_strip(text), 2),
+        pieces,
+        &mut scratch.table,
+    );
     out.dup_para_frac = ratio(dup_paragraphs, paragraphs);
     out.dup_para_char_frac = ratio(dup_para_chars, total);
     // Lines: `re.split("\n+", text)`.
-    let (lines, dup_lines, dup_line_chars) = duplicates(split_runs(text, 1), &mut scratch.seen);
+    let (lines, dup_lines, dup_line_chars) = duplicates(split_runs(text, 1), pieces, &mut scratch.table);
     out.dup_line_frac = ratio(dup_lines, lines);
     out.dup_line_char_frac = ratio(dup_line_chars, total);
 
+    // The n-gram hashes of one n after the other, each from the last
+    // (`n_gram_hashes`). Once every n-gram of some n is distinct, so is
+    // every longer one (its first n words would repeat otherwise): the
+    // most frequent is then the first, once, and nothing is duplicated, so
+    // the remaining passes are not run.
+    let grams = &mut scratch.grams;
+    let table = &mut scratch.table;
+    n_gram_hashes(tokens, 1, grams);
+    let mut all_distinct = false;
+    let chars_of = |first: usize, n: usize| -> usize {
+        tokens[first..first + n]
+            .iter()
+            .map(|t| t.chars as usize)
+            .sum::<usize>()
+    };
     for (slot, &(n, _)) in out
         .top_n_gram_char_frac
         .iter_mut()
@@ -255,25 +365,22 @@ pub(crate) fn repetition_signals(
         if tokens.len() < n {
             continue;
         }
-        n_gram_hashes(tokens, n, &mut scratch.grams);
-        scratch.counts.clear();
-        // (count, first index) per n-gram; the most frequent, first seen
+        // (count, first index) of the most frequent n-gram, the first seen
         // on a tie (Counter.most_common(1) keeps insertion order).
-        let mut best = (0u32, u32::MAX);
-        for (i, &h) in scratch.grams.iter().enumerate() {
-            let entry = scratch.counts.entry(h).or_insert((0, i as u32));
-            entry.0 += 1;
-            let candidate = *entry;
-            if candidate.0 > best.0 || (candidate.0 == best.0 && candidate.1 < best.1) {
-                best = candidate;
+        let mut best = (1u32, 0u32);
+        if !all_distinct {
+            longer_n_grams(tokens, n, grams);
+            table.clear(grams.len());
+            best = (0, u32::MAX);
+            for (i, &h) in grams.iter().enumerate() {
+                let candidate = table.count(h, i as u32);
+                if candidate.0 > best.0 || (candidate.0 == best.0 && candidate.1 < best.1) {
+                    best = candidate;
+                }
             }
+            all_distinct = best.0 == 1;
         }
-        let first = best.1 as usize;
-        let chars: usize = tokens[first..first + n]
-            .iter()
-            .map(|t| t.chars as usize)
-            .sum::<usize>()
-            + (n - 1);
+        let chars = chars_of(best.1 as usize, n) + (n - 1);
         *slot = ratio(chars * best.0 as usize, total);
     }
 
@@ -282,26 +389,25 @@ pub(crate) fn repetition_signals(
         .iter_mut()
         .zip(repetition::DUP_N_GRAMS.iter())
     {
-        if tokens.len() < n {
+        if tokens.len() < n || all_distinct {
             continue;
         }
-        n_gram_hashes(tokens, n, &mut scratch.grams);
-        scratch.seen.clear();
+        longer_n_grams(tokens, n, grams);
+        table.clear(grams.len());
         // datatrove's `find_all_duplicate`: a repeated n-gram counts its
         // characters and the scan jumps past it.
         let mut repeated = 0usize;
         let mut i = 0;
-        while i < scratch.grams.len() {
-            if scratch.seen.insert(scratch.grams[i]) {
+        while i < grams.len() {
+            if table.insert(grams[i]) {
                 i += 1;
             } else {
-                repeated += tokens[i..i + n]
-                    .iter()
-                    .map(|t| t.chars as usize)
-                    .sum::<usize>();
+                repeated += chars_of(i, n);
                 i += n;
             }
         }
+        // No jump: the scan saw every n-gram, and all were distinct.
+        all_distinct = repeated == 0;
         *slot = ratio(repeated, total);
     }
     out
@@ -378,12 +484,13 @@ pub(crate) fn split_runs(text: &str, min_run: usize) -> impl Iterator<Item = &st
 }
 
 /// datatrove's `find_duplicates`: (elements, repeated elements, characters
-/// of the repeated elements).
+/// of the repeated elements); `expected` is about the number of elements.
 pub(crate) fn duplicates<'a>(
     pieces: impl Iterator<Item = &'a str>,
-    seen: &mut HashedSet,
+    expected: usize,
+    seen: &mut HashTable,
 ) -> (usize, usize, usize) {
-    seen.clear();
+    seen.clear(expected);
     let (mut all, mut repeated, mut chars) = (0, 0, 0);
     for piece in pieces {
         all += 1;
@@ -395,14 +502,35 @@ pub(crate) fn duplicates<'a>(
     (all, repeated, chars)
 }
 
+/// One step of an n-gram's hash: the hash of the n-gram followed by a word
+/// whose hash is `word`.
+#[inline]
+fn extend_hash(h: u64, word: u64) -> u64 {
+    (h.rotate_left(23) ^ word).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
+
 /// The hash of every n-gram of `tokens`, in order.
 fn n_gram_hashes(tokens: &[Token], n: usize, out: &mut Vec<u64>) {
     out.clear();
     out.extend(tokens.windows(n).map(|window| {
-        window.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, t| {
-            (h.rotate_left(23) ^ t.hash).wrapping_mul(0xBF58_476D_1CE4_E5B9)
-        })
+        window
+            .iter()
+            .fold(0x9E37_79B9_7F4A_7C15u64, |h, t| extend_hash(h, t.hash))
     }));
+}
+
+/// `out`, the hashes of some m-grams of `tokens` (m < n, as
+/// [`n_gram_hashes`] leaves them), becomes that of the n-grams: the
+/// hash of the n-gram at `i` extends that of the m-gram at `i`.
+fn longer_n_grams(tokens: &[Token], n: usize, out: &mut Vec<u64>) {
+    let m = tokens.len() + 1 - out.len();
+    let count = (tokens.len() + 1).saturating_sub(n);
+    out.truncate(count);
+    for k in m..n {
+        for (h, t) in out.iter_mut().zip(&tokens[k..]) {
+            *h = extend_hash(*h, t.hash);
+        }
+    }
 }
 
 pub(crate) fn ratio(part: usize, whole: usize) -> f64 {
@@ -410,5 +538,74 @@ pub(crate) fn ratio(part: usize, whole: usize) -> f64 {
         0.0
     } else {
         part as f64 / whole as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(text: &str) -> Vec<Token> {
+        let mut out = Vec::new();
+        words::tokenize(text, &mut out, |_| {});
+        out
+    }
+
+    #[test]
+    fn longer_n_grams_hash_as_n_gram_hashes() {
+        let tokens = tokens("a b c a b c d e a b c d e f g h a b");
+        let (mut stepped, mut direct) = (Vec::new(), Vec::new());
+        n_gram_hashes(&tokens, 1, &mut stepped);
+        for n in [2, 3, 5, 6, 10, 17, 18] {
+            longer_n_grams(&tokens, n, &mut stepped);
+            n_gram_hashes(&tokens, n, &mut direct);
+            assert_eq!(stepped, direct, "n = {n}");
+        }
+        longer_n_grams(&tokens, 19, &mut stepped);
+        assert!(stepped.is_empty());
+    }
+
+    #[test]
+    fn hash_table_counts_grows_and_forgets_on_clear() {
+        let mut table = HashTable::default();
+        table.clear(1);
+        // Far more keys than the table was sized for, and keys equal in
+        // their low bits.
+        for round in 0..3u64 {
+            for k in 0..1000u64 {
+                let (count, first) = table.count(k << 32, (k + round) as u32);
+                assert_eq!((count, first), (round as u32 + 1, k as u32), "{k}");
+            }
+        }
+        assert_eq!(table.len, 1000);
+        table.clear(10);
+        assert!(table.insert(5 << 32));
+        assert!(!table.insert(5 << 32));
+        assert!(table.insert(6 << 32));
+        // The generation stamp wraps: the slots are really emptied.
+        table.generation = u32::MAX;
+        table.clear(10);
+        assert_eq!(table.generation, 1);
+        assert!(table.insert(5 << 32));
+    }
+
+    #[test]
+    fn repetition_passes_skipped_after_all_distinct_give_the_full_values() {
+        // Distinct 2-grams: the most frequent 3- and 4-grams are the first.
+        let text = "one two three four five six seven eight nine ten eleven twelve";
+        let t = tokens(text);
+        let s = repetition_signals(text, &t, &mut Scratch::default());
+        let total = words::char_len(text) as f64;
+        assert_eq!(s.top_n_gram_char_frac[1], "one two three".len() as f64 / total);
+        assert_eq!(s.top_n_gram_char_frac[2], "one two three four".len() as f64 / total);
+        assert_eq!(s.dup_n_gram_char_frac, [0.0; 6]);
+        // A repeated 6-gram: the 5-gram pass jumps, 6 and 7 count too.
+        let text = "a b c d e f x a b c d e f y";
+        let t = tokens(text);
+        let s = repetition_signals(text, &t, &mut Scratch::default());
+        let total = words::char_len(text) as f64;
+        assert_eq!(s.dup_n_gram_char_frac[0], 5.0 / total);
+        assert_eq!(s.dup_n_gram_char_frac[1], 6.0 / total);
+        assert_eq!(s.dup_n_gram_char_frac[2], 0.0);
     }
 }
