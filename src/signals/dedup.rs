@@ -57,71 +57,134 @@ const DECIMAL_SEPARATORS: [char; 7] = ['.', ',', '،', '٫', '⎖', '⎗', '⎘'
 /// Writes datatrove's `simplify_text(text)` into `out` (`scratch` is a
 /// reusable buffer).
 pub fn simplify(text: &str, out: &mut String, scratch: &mut String) {
-    // lowercase, then numbers -> "0"
+    // lowercase (ASCII in the loop below), then numbers -> "0"
     scratch.clear();
     let lower_buf;
-    let lower: &str = if text.bytes().any(|b| b.is_ascii_uppercase()) || !text.is_ascii() {
+    let lower: &str = if text.is_ascii() {
+        text
+    } else {
         lower_buf = text.to_lowercase();
         &lower_buf
-    } else {
-        text
     };
-    let punctuation = words::punctuation();
-    let mut chars = lower.char_indices().peekable();
+    let separator = ascii_separators();
+    let bytes = lower.as_bytes();
     // Punctuation -> space and whitespace collapsed in the same pass.
     let mut pending_space = false;
-    let mut push = |c: char, scratch: &mut String| {
-        if punctuation.contains(c) || words::is_py_space(c) {
-            pending_space = true;
-        } else {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (c, width) = if b < 0x80 {
+            if b.is_ascii_digit() {
+                i = number_end(lower, i);
+                push_char('0', &mut pending_space, scratch);
+                continue;
+            }
+            if separator[usize::from(b)] {
+                pending_space = true;
+                i += 1;
+                continue;
+            }
             if pending_space && !scratch.is_empty() {
                 scratch.push(' ');
             }
             pending_space = false;
-            scratch.push(c);
-        }
-    };
-    while let Some((i, c)) = chars.next() {
-        if !words::is_decimal(c) {
-            push(c, scratch);
+            scratch.push(char::from(b.to_ascii_lowercase()));
+            i += 1;
             continue;
-        }
-        // \p{Nd}+ ([sep] \p{Nd}+)?
-        let mut end = i + c.len_utf8();
-        while let Some(&(j, d)) = chars.peek() {
-            if !words::is_decimal(d) {
-                break;
+        } else {
+            let c = lower[i..].chars().next().unwrap_or_default();
+            (c, c.len_utf8())
+        };
+        if words::is_decimal(c) {
+            i = number_end(lower, i);
+            push_char('0', &mut pending_space, scratch);
+        } else {
+            let separates = words::punctuation().contains(c) || words::is_py_space(c);
+            if separates {
+                pending_space = true;
+            } else {
+                push_char(c, &mut pending_space, scratch);
             }
-            end = j + d.len_utf8();
-            chars.next();
+            i += width;
         }
-        let rest = &lower[end..];
-        let mut tail = rest.chars();
-        if let (Some(sep), Some(d)) = (tail.next(), tail.next()) {
-            if DECIMAL_SEPARATORS.contains(&sep) && words::is_decimal(d) {
-                chars.next();
-                while let Some(&(_, d)) = chars.peek() {
-                    if !words::is_decimal(d) {
-                        break;
-                    }
-                    chars.next();
-                }
-            }
-        }
-        push('0', scratch);
     }
-    // NFD, non-spacing marks dropped.
+    // NFD, non-spacing marks dropped. An ASCII character neither
+    // decomposes nor is reordered (it is a starter), so NFD goes run by
+    // run of non-ASCII characters, and ASCII is copied.
     out.clear();
-    if scratch.is_ascii() {
-        out.push_str(scratch);
-    } else {
-        out.extend(scratch.nfd().filter(|&c| !words::is_nonspacing_mark(c)));
+    let simplified = scratch.as_str();
+    let bytes = simplified.as_bytes();
+    let mut start = 0;
+    while start < bytes.len() {
+        let ascii = bytes[start..]
+            .iter()
+            .position(|&b| b >= 0x80)
+            .map_or(bytes.len(), |p| start + p);
+        out.push_str(&simplified[start..ascii]);
+        if ascii == bytes.len() {
+            break;
+        }
+        let end = bytes[ascii..]
+            .iter()
+            .position(|&b| b < 0x80)
+            .map_or(bytes.len(), |p| ascii + p);
+        out.extend(
+            simplified[ascii..end]
+                .nfd()
+                .filter(|&c| !words::is_nonspacing_mark(c)),
+        );
+        start = end;
+    }
+    if !simplified.is_ascii() {
         // A mark between spaces may leave a space at an end or two spaces.
         let trimmed = words::py_strip(out);
         if trimmed.len() != out.len() {
             *out = trimmed.to_owned();
         }
     }
+}
+
+/// Appends `c` to `out`, after a space if one is pending and `out` is not empty.
+#[inline]
+fn push_char(c: char, pending_space: &mut bool, out: &mut String) {
+    if *pending_space && !out.is_empty() {
+        out.push(' ');
+    }
+    *pending_space = false;
+    out.push(c);
+}
+
+/// The ASCII characters `simplify` turns into a space: datatrove's
+/// punctuation and Python's whitespace.
+fn ascii_separators() -> &'static [bool; 128] {
+    static TABLE: OnceLock<[bool; 128]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [false; 128];
+        for (b, slot) in table.iter_mut().enumerate() {
+            let c = char::from(b as u8);
+            *slot = words::punctuation().contains(c) || words::is_py_space(c);
+        }
+        table
+    })
+}
+
+/// The end of the number that starts at `start` of `lower` (a decimal
+/// digit): `\p{Nd}+ ([sep] \p{Nd}+)?`.
+fn number_end(lower: &str, start: usize) -> usize {
+    let digits_end = |from: usize| {
+        lower[from..]
+            .char_indices()
+            .find(|&(_, d)| !words::is_decimal(d))
+            .map_or(lower.len(), |(j, _)| from + j)
+    };
+    let end = digits_end(start);
+    let mut tail = lower[end..].chars();
+    if let (Some(sep), Some(d)) = (tail.next(), tail.next()) {
+        if DECIMAL_SEPARATORS.contains(&sep) && words::is_decimal(d) {
+            return digits_end(end + sep.len_utf8());
+        }
+    }
+    end
 }
 
 /// The exact key of a normalised text.
@@ -247,10 +310,111 @@ pub fn minhash(simplified: &str, shingle: &mut String) -> Option<Vec<u64>> {
 mod tests {
     use super::*;
 
+/// The first implementation of [`simplify`], char by char (kept to check it): writes datatrove's `simplify_text(text)` into `out` (`scratch` is a
+    /// reusable buffer).
+    fn simplify_reference(text: &str, out: &mut String, scratch: &mut String) {
+        // lowercase, then numbers -> "0"
+        scratch.clear();
+        let lower_buf;
+        let lower: &str = if text.bytes().any(|b| b.is_ascii_uppercase()) || !text.is_ascii() {
+            lower_buf = text.to_lowercase();
+            &lower_buf
+        } else {
+            text
+        };
+        let punctuation = words::punctuation();
+        let mut chars = lower.char_indices().peekable();
+        // Punctuation -> space and whitespace collapsed in the same pass.
+        let mut pending_space = false;
+        let mut push = |c: char, scratch: &mut String| {
+            if punctuation.contains(c) || words::is_py_space(c) {
+                pending_space = true;
+            } else {
+                if pending_space && !scratch.is_empty() {
+                    scratch.push(' ');
+                }
+                pending_space = false;
+                scratch.push(c);
+            }
+        };
+        while let Some((i, c)) = chars.next() {
+            if !words::is_decimal(c) {
+                push(c, scratch);
+                continue;
+            }
+            // \p{Nd}+ ([sep] \p{Nd}+)?
+            let mut end = i + c.len_utf8();
+            while let Some(&(j, d)) = chars.peek() {
+                if !words::is_decimal(d) {
+                    break;
+                }
+                end = j + d.len_utf8();
+                chars.next();
+            }
+            let rest = &lower[end..];
+            let mut tail = rest.chars();
+            if let (Some(sep), Some(d)) = (tail.next(), tail.next()) {
+                if DECIMAL_SEPARATORS.contains(&sep) && words::is_decimal(d) {
+                    chars.next();
+                    while let Some(&(_, d)) = chars.peek() {
+                        if !words::is_decimal(d) {
+                            break;
+                        }
+                        chars.next();
+                    }
+                }
+            }
+            push('0', scratch);
+        }
+        // NFD, non-spacing marks dropped.
+        out.clear();
+        if scratch.is_ascii() {
+            out.push_str(scratch);
+        } else {
+            out.extend(scratch.nfd().filter(|&c| !words::is_nonspacing_mark(c)));
+            // A mark between spaces may leave a space at an end or two spaces.
+            let trimmed = words::py_strip(out);
+            if trimmed.len() != out.len() {
+                *out = trimmed.to_owned();
+            }
+        }
+    }
+
     fn simple(text: &str) -> String {
         let (mut out, mut scratch) = (String::new(), String::new());
         simplify(text, &mut out, &mut scratch);
         out
+    }
+
+    fn assert_simplify_as_reference(text: &str) {
+        let (mut out, mut scratch) = (String::new(), String::new());
+        let (mut expected, mut scratch2) = (String::new(), String::new());
+        simplify(text, &mut out, &mut scratch);
+        simplify_reference(text, &mut expected, &mut scratch2);
+        assert_eq!(out, expected, "{text:?}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn simplify_equals_the_char_by_char_reference(
+            text in "[aZ9 .,;:'\"_\r\n\t\x01\x1c-]{0,6}([\u{e9}\u{c9}\u{301}\u{3a3}\u{3c3}\u{130}\u{663}\u{66b}\u{2396}\u{ff11}\u{2019}\u{a0}\u{3000}\u{4e2d}\u{ac00}\u{1e9e}\u{2160}\u{bd}][aZ9 .,;:'\"_\r\n-]{0,5}){0,10}"
+        ) {
+            assert_simplify_as_reference(&text);
+        }
+    }
+
+    /// The gold texts of a shared dataset (many languages) simplify as the
+    /// reference simplifies them.
+    #[test]
+    fn dataset_texts_simplify_as_the_reference() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets/daniel_dev/gold");
+        let mut texts = 0;
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
+            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+            assert_simplify_as_reference(&String::from_utf8_lossy(&bytes));
+            texts += 1;
+        }
+        assert!(texts > 500, "{texts}");
     }
 
     #[test]
