@@ -146,15 +146,21 @@ impl HashTable {
         self.len = 0;
     }
 
+    /// The first slot `key` may be in. The keys' low bits may be weak
+    /// (`n_gram_hashes` ends in a multiplication): the top bits of a
+    /// multiplicative hash.
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
     /// The slot of `key`, and whether the key is there (else the slot is free).
     #[inline]
     fn find(&mut self, key: u64) -> (usize, bool) {
         if 2 * (self.len + 1) > self.mask + 1 {
             self.grow();
         }
-        // The keys' low bits may be weak (`n_gram_hashes` ends in a
-        // multiplication): take the top bits of a multiplicative hash.
-        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        let mut i = self.home(key);
         loop {
             let slot = &self.slots[i];
             if slot.stamp != self.generation {
@@ -185,6 +191,22 @@ impl HashTable {
             self.occupy(i, key, 0);
         }
         !found
+    }
+
+    /// How many times `key` was counted.
+    #[inline]
+    fn count_of(&self, key: u64) -> u32 {
+        let mut i = self.home(key);
+        loop {
+            let slot = &self.slots[i];
+            if slot.stamp != self.generation {
+                return 0;
+            }
+            if slot.key == key {
+                return slot.count;
+            }
+            i = (i + 1) & self.mask;
+        }
     }
 
     /// Counts one more `key`, first seen at `index` if new: its (count,
@@ -221,8 +243,13 @@ impl HashTable {
 /// Reusable buffers of the repetition rules.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    table: HashTable,
+    counts: HashTable,
+    seen: HashTable,
+    /// Per word, the hash of the n-gram starting there (kept up to date at
+    /// the candidates only).
     grams: Vec<u64>,
+    /// Positions whose n-gram may repeat, in order.
+    candidates: Vec<u32>,
 }
 
 /// The quality signals of `text`, whose `tokens` are given.
@@ -333,82 +360,96 @@ pub(crate) fn repetition_signals(
     let (paragraphs, dup_paragraphs, dup_para_chars) = duplicates(
         split_runs(words::py_strip(text), 2),
         pieces,
-        &mut scratch.table,
+        &mut scratch.seen,
     );
     out.dup_para_frac = ratio(dup_paragraphs, paragraphs);
     out.dup_para_char_frac = ratio(dup_para_chars, total);
     // Lines: `re.split("\n+", text)`.
-    let (lines, dup_lines, dup_line_chars) = duplicates(split_runs(text, 1), pieces, &mut scratch.table);
+    let (lines, dup_lines, dup_line_chars) = duplicates(split_runs(text, 1), pieces, &mut scratch.seen);
     out.dup_line_frac = ratio(dup_lines, lines);
     out.dup_line_char_frac = ratio(dup_line_chars, total);
 
-    // The n-gram hashes of one n after the other, each from the last
-    // (`n_gram_hashes`). Once every n-gram of some n is distinct, so is
-    // every longer one (its first n words would repeat otherwise): the
-    // most frequent is then the first, once, and nothing is duplicated, so
-    // the remaining passes are not run.
-    let grams = &mut scratch.grams;
-    let table = &mut scratch.table;
+    // The n-grams for n = 2 to 10, one n after the other, each pass
+    // looking only at the candidates: the positions whose n-gram may occur
+    // more than once. An n-gram repeats only if its first n - 1 words do,
+    // so the candidates of n are those of n - 1 whose (n-1)-gram occurs
+    // twice or more; every other n-gram occurs once, which is all the rules
+    // need to know of it (`find_all_duplicate` steps over it; the most
+    // frequent n-gram, when none repeats, is the first, once). A
+    // candidate's hash is extended by one word per n (`n_gram_hashes`).
+    let Scratch {
+        counts,
+        seen,
+        grams,
+        candidates,
+    } = scratch;
     n_gram_hashes(tokens, 1, grams);
-    let mut all_distinct = false;
+    candidates.clear();
+    candidates.extend(0..tokens.len() as u32);
     let chars_of = |first: usize, n: usize| -> usize {
         tokens[first..first + n]
             .iter()
             .map(|t| t.chars as usize)
             .sum::<usize>()
     };
-    for (slot, &(n, _)) in out
-        .top_n_gram_char_frac
-        .iter_mut()
-        .zip(repetition::TOP_N_GRAMS.iter())
-    {
+    let mut hashed = 1;
+    for n in 2..=repetition::DUP_N_GRAMS[repetition::DUP_N_GRAMS.len() - 1].0 {
         if tokens.len() < n {
-            continue;
+            break;
         }
+        // Candidates with an n-gram, their hashes extended to it.
+        let last = (tokens.len() - n) as u32;
+        let keep = candidates.partition_point(|&c| c <= last);
+        candidates.truncate(keep);
+        for &c in candidates.iter() {
+            let c = c as usize;
+            for t in &tokens[c + hashed..c + n] {
+                grams[c] = extend_hash(grams[c], t.hash);
+            }
+        }
+        hashed = n;
         // (count, first index) of the most frequent n-gram, the first seen
         // on a tie (Counter.most_common(1) keeps insertion order).
+        counts.clear(candidates.len());
         let mut best = (1u32, 0u32);
-        if !all_distinct {
-            longer_n_grams(tokens, n, grams);
-            table.clear(grams.len());
-            best = (0, u32::MAX);
-            for (i, &h) in grams.iter().enumerate() {
-                let candidate = table.count(h, i as u32);
-                if candidate.0 > best.0 || (candidate.0 == best.0 && candidate.1 < best.1) {
-                    best = candidate;
+        for &c in candidates.iter() {
+            let candidate = counts.count(grams[c as usize], c);
+            if candidate.0 > best.0 || (candidate.0 == best.0 && candidate.1 < best.1) {
+                best = candidate;
+            }
+        }
+        candidates.retain(|&c| counts.count_of(grams[c as usize]) > 1);
+        if let Some(slot) = repetition::TOP_N_GRAMS
+            .iter()
+            .position(|&(top, _)| top == n)
+        {
+            let chars = chars_of(best.1 as usize, n) + (n - 1);
+            out.top_n_gram_char_frac[slot] = ratio(chars * best.0 as usize, total);
+        }
+        if let Some(slot) = repetition::DUP_N_GRAMS
+            .iter()
+            .position(|&(dup, _)| dup == n)
+        {
+            // datatrove's `find_all_duplicate`: a repeated n-gram counts
+            // its characters and the scan jumps past it; it steps over the
+            // n-grams that occur once.
+            seen.clear(candidates.len());
+            let mut repeated = 0usize;
+            let mut next = 0usize;
+            for &c in candidates.iter() {
+                let c = c as usize;
+                if c < next {
+                    continue;
+                }
+                if seen.insert(grams[c]) {
+                    next = c + 1;
+                } else {
+                    repeated += chars_of(c, n);
+                    next = c + n;
                 }
             }
-            all_distinct = best.0 == 1;
+            out.dup_n_gram_char_frac[slot] = ratio(repeated, total);
         }
-        let chars = chars_of(best.1 as usize, n) + (n - 1);
-        *slot = ratio(chars * best.0 as usize, total);
-    }
-
-    for (slot, &(n, _)) in out
-        .dup_n_gram_char_frac
-        .iter_mut()
-        .zip(repetition::DUP_N_GRAMS.iter())
-    {
-        if tokens.len() < n || all_distinct {
-            continue;
-        }
-        longer_n_grams(tokens, n, grams);
-        table.clear(grams.len());
-        // datatrove's `find_all_duplicate`: a repeated n-gram counts its
-        // characters and the scan jumps past it.
-        let mut repeated = 0usize;
-        let mut i = 0;
-        while i < grams.len() {
-            if table.insert(grams[i]) {
-                i += 1;
-            } else {
-                repeated += chars_of(i, n);
-                i += n;
-            }
-        }
-        // No jump: the scan saw every n-gram, and all were distinct.
-        all_distinct = repeated == 0;
-        *slot = ratio(repeated, total);
     }
     out
 }
@@ -519,20 +560,6 @@ fn n_gram_hashes(tokens: &[Token], n: usize, out: &mut Vec<u64>) {
     }));
 }
 
-/// `out`, the hashes of some m-grams of `tokens` (m < n, as
-/// [`n_gram_hashes`] leaves them), becomes that of the n-grams: the
-/// hash of the n-gram at `i` extends that of the m-gram at `i`.
-fn longer_n_grams(tokens: &[Token], n: usize, out: &mut Vec<u64>) {
-    let m = tokens.len() + 1 - out.len();
-    let count = (tokens.len() + 1).saturating_sub(n);
-    out.truncate(count);
-    for k in m..n {
-        for (h, t) in out.iter_mut().zip(&tokens[k..]) {
-            *h = extend_hash(*h, t.hash);
-        }
-    }
-}
-
 pub(crate) fn ratio(part: usize, whole: usize) -> f64 {
     if whole == 0 {
         0.0
@@ -551,18 +578,82 @@ mod tests {
         out
     }
 
-    #[test]
-    fn longer_n_grams_hash_as_n_gram_hashes() {
-        let tokens = tokens("a b c a b c d e a b c d e f g h a b");
-        let (mut stepped, mut direct) = (Vec::new(), Vec::new());
-        n_gram_hashes(&tokens, 1, &mut stepped);
-        for n in [2, 3, 5, 6, 10, 17, 18] {
-            longer_n_grams(&tokens, n, &mut stepped);
-            n_gram_hashes(&tokens, n, &mut direct);
-            assert_eq!(stepped, direct, "n = {n}");
+    /// The n-gram passes as first written: every n-gram of every n
+    /// through std maps; what `repetition_signals` must equal.
+    fn n_gram_reference(text: &str, tokens: &[Token]) -> ([f64; 3], [f64; 6]) {
+        use std::collections::{HashMap, HashSet};
+        let total = words::char_len(text);
+        let chars = |first: usize, n: usize| -> usize {
+            tokens[first..first + n].iter().map(|t| t.chars as usize).sum()
+        };
+        let (mut top, mut dup) = ([0.0; 3], [0.0; 6]);
+        let mut grams = Vec::new();
+        for (slot, &(n, _)) in top.iter_mut().zip(&repetition::TOP_N_GRAMS) {
+            if tokens.len() < n {
+                continue;
+            }
+            n_gram_hashes(tokens, n, &mut grams);
+            let mut counts: HashMap<u64, (u32, u32)> = HashMap::new();
+            let mut best = (0u32, u32::MAX);
+            for (i, &h) in grams.iter().enumerate() {
+                let entry = counts.entry(h).or_insert((0, i as u32));
+                entry.0 += 1;
+                let candidate = *entry;
+                if candidate.0 > best.0 || (candidate.0 == best.0 && candidate.1 < best.1) {
+                    best = candidate;
+                }
+            }
+            *slot = ratio((chars(best.1 as usize, n) + n - 1) * best.0 as usize, total);
         }
-        longer_n_grams(&tokens, 19, &mut stepped);
-        assert!(stepped.is_empty());
+        for (slot, &(n, _)) in dup.iter_mut().zip(&repetition::DUP_N_GRAMS) {
+            if tokens.len() < n {
+                continue;
+            }
+            n_gram_hashes(tokens, n, &mut grams);
+            let mut seen = HashSet::new();
+            let (mut repeated, mut i) = (0, 0);
+            while i < grams.len() {
+                if seen.insert(grams[i]) {
+                    i += 1;
+                } else {
+                    repeated += chars(i, n);
+                    i += n;
+                }
+            }
+            *slot = ratio(repeated, total);
+        }
+        (top, dup)
+    }
+
+    fn assert_n_grams_as_reference(text: &str, scratch: &mut Scratch) {
+        let t = tokens(text);
+        let s = repetition_signals(text, &t, scratch);
+        let (top, dup) = n_gram_reference(text, &t);
+        assert_eq!(s.top_n_gram_char_frac, top, "{text:?}");
+        assert_eq!(s.dup_n_gram_char_frac, dup, "{text:?}");
+    }
+
+    proptest::proptest! {
+        /// Few distinct words: n-grams repeat at every n, overlapping.
+        #[test]
+        fn n_gram_signals_equal_the_reference(words in proptest::collection::vec(0..4usize, 0..120)) {
+            let text: Vec<&str> = words.iter().map(|&w| ["a", "bb", "a.", "c"][w]).collect();
+            assert_n_grams_as_reference(&text.join(" "), &mut Scratch::default());
+        }
+    }
+
+    /// The gold texts of a shared dataset, through one reused scratch.
+    #[test]
+    fn dataset_n_gram_signals_equal_the_reference() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets/daniel_dev/gold");
+        let mut scratch = Scratch::default();
+        let mut texts = 0;
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
+            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+            assert_n_grams_as_reference(&String::from_utf8_lossy(&bytes), &mut scratch);
+            texts += 1;
+        }
+        assert!(texts > 500, "{texts}");
     }
 
     #[test]
