@@ -249,7 +249,7 @@ fn shingle_words(simplified: &str) -> impl Iterator<Item = &str> {
 
 /// `x % MERSENNE_PRIME` without a division: with `x = hi * 2^61 + lo` and
 /// `2^61 ≡ 1`, `x ≡ hi + lo`, which is below `2 * MERSENNE_PRIME`.
-#[inline]
+#[inline(always)]
 fn mod_mersenne(x: u64) -> u64 {
     let r = (x & MERSENNE_PRIME) + (x >> 61);
     if r >= MERSENNE_PRIME {
@@ -259,16 +259,21 @@ fn mod_mersenne(x: u64) -> u64 {
     }
 }
 
+/// Reusable buffers of [`minhash`].
+#[derive(Default)]
+pub struct MinhashBuffers {
+    shingle: String,
+    /// The hashes of a text's shingles.
+    hashes: Vec<u64>,
+}
+
 /// The MinHash signature (14 × 8 values, bucket by bucket) of a normalised
-/// text, or `None` when it has fewer than 5 words. `shingle` is a reusable
-/// buffer.
-pub fn minhash(simplified: &str, shingle: &mut String) -> Option<Vec<u64>> {
-    let (a, b) = parameters();
-    let mut signature = [u64::MAX; HASHES];
-    let mut any = false;
-    // Byte offsets of the words' starts and ends.
-    let mut window: std::collections::VecDeque<&str> =
-        std::collections::VecDeque::with_capacity(SHINGLE_WORDS);
+/// text, or `None` when it has fewer than 5 words.
+pub fn minhash(simplified: &str, buffers: &mut MinhashBuffers) -> Option<Vec<u64>> {
+    let MinhashBuffers { shingle, hashes } = buffers;
+    hashes.clear();
+    let mut window: [&str; SHINGLE_WORDS] = [""; SHINGLE_WORDS];
+    let mut words = 0usize;
     let split_units = shingle_words(simplified).flat_map(|word| {
         // spaCy splits a unit off the number before it (`0km` -> `0` `km`).
         let unit = word.strip_prefix('0').filter(|rest| UNITS.contains(rest));
@@ -280,11 +285,10 @@ pub fn minhash(simplified: &str, shingle: &mut String) -> Option<Vec<u64>> {
         .flatten()
     });
     for word in split_units {
-        if window.len() == SHINGLE_WORDS {
-            window.pop_front();
-        }
-        window.push_back(word);
-        if window.len() < SHINGLE_WORDS {
+        window.copy_within(1.., 0);
+        window[SHINGLE_WORDS - 1] = word;
+        words += 1;
+        if words < SHINGLE_WORDS {
             continue;
         }
         shingle.clear();
@@ -294,16 +298,51 @@ pub fn minhash(simplified: &str, shingle: &mut String) -> Option<Vec<u64>> {
             }
             shingle.push_str(w);
         }
-        let h = xxh64(shingle.as_bytes(), 0);
-        any = true;
-        for ((slot, &a), &b) in signature.iter_mut().zip(a).zip(b) {
-            let value = mod_mersenne(h.wrapping_mul(a).wrapping_add(b));
-            if value < *slot {
-                *slot = value;
-            }
-        }
+        hashes.push(xxh64(shingle.as_bytes(), 0));
     }
-    any.then(|| signature.to_vec())
+    if hashes.is_empty() {
+        return None;
+    }
+    // Above every value: each is below 2^61 - 1.
+    let mut signature = [i64::MAX as u64; HASHES];
+    crate::density::kernel::dispatch(MinTask {
+        hashes,
+        signature: &mut signature,
+    });
+    Some(signature.to_vec())
+}
+
+/// [`min_hashes`] in the copy of the instruction set
+/// [`crate::density::kernel::dispatch`] chooses (AVX2 has the 64-bit
+/// compare SSE2 lacks).
+struct MinTask<'a> {
+    hashes: &'a [u64],
+    signature: &'a mut [u64; HASHES],
+}
+
+impl crate::density::kernel::Task for MinTask<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<I: crate::density::kernel::Isa>(self, _isa: I) {
+        min_hashes(self.hashes, self.signature);
+    }
+}
+
+/// Lowers each `signature[j]` to the least `(h * a[j] + b[j]) mod (2^61 -
+/// 1)` over the shingle hashes `h`: permutation by permutation, a min
+/// reduction over the hashes, which the compiler vectorises (the values
+/// are below 2^61, so signed 64-bit compares order them).
+#[inline(always)]
+fn min_hashes(hashes: &[u64], signature: &mut [u64; HASHES]) {
+    let (a, b) = parameters();
+    for ((slot, &a), &b) in signature.iter_mut().zip(a).zip(b) {
+        let mut least = *slot as i64;
+        for &h in hashes {
+            let value = mod_mersenne(h.wrapping_mul(a).wrapping_add(b)) as i64;
+            least = least.min(value);
+        }
+        *slot = least as u64;
+    }
 }
 
 #[cfg(test)]
@@ -386,6 +425,106 @@ mod tests {
         out
     }
 
+/// The first implementation of [`minhash`], shingle by shingle (kept to
+    /// check it): the MinHash signature (14 × 8 values, bucket by bucket) of a normalised
+    /// text, or `None` when it has fewer than 5 words. `shingle` is a reusable
+    /// buffer.
+    fn minhash_reference(simplified: &str, shingle: &mut String) -> Option<Vec<u64>> {
+        let (a, b) = parameters();
+        let mut signature = [u64::MAX; HASHES];
+        let mut any = false;
+        // Byte offsets of the words' starts and ends.
+        let mut window: std::collections::VecDeque<&str> =
+            std::collections::VecDeque::with_capacity(SHINGLE_WORDS);
+        let split_units = shingle_words(simplified).flat_map(|word| {
+            // spaCy splits a unit off the number before it (`0km` -> `0` `km`).
+            let unit = word.strip_prefix('0').filter(|rest| UNITS.contains(rest));
+            match unit {
+                Some(unit) => [Some(&word[..1]), Some(unit)],
+                None => [Some(word), None],
+            }
+            .into_iter()
+            .flatten()
+        });
+        for word in split_units {
+            if window.len() == SHINGLE_WORDS {
+                window.pop_front();
+            }
+            window.push_back(word);
+            if window.len() < SHINGLE_WORDS {
+                continue;
+            }
+            shingle.clear();
+            for (i, w) in window.iter().enumerate() {
+                if i > 0 {
+                    shingle.push(' ');
+                }
+                shingle.push_str(w);
+            }
+            let h = xxh64(shingle.as_bytes(), 0);
+            any = true;
+            for ((slot, &a), &b) in signature.iter_mut().zip(a).zip(b) {
+                let value = mod_mersenne(h.wrapping_mul(a).wrapping_add(b));
+                if value < *slot {
+                    *slot = value;
+                }
+            }
+        }
+        any.then(|| signature.to_vec())
+    }
+
+    /// `minhash` equals the reference, in every instruction set's copy of
+    /// the min loop.
+    fn assert_minhash_as_reference(simplified: &str, buffers: &mut MinhashBuffers) {
+        let expected = minhash_reference(simplified, &mut String::new());
+        assert_eq!(minhash(simplified, buffers), expected, "{simplified:?}");
+        buffers.hashes.clear();
+        let mut shingle = String::new();
+        let words: Vec<&str> = simplified.split(' ').collect();
+        for w in words.windows(SHINGLE_WORDS) {
+            shingle.clear();
+            shingle.push_str(&w.join(" "));
+            buffers.hashes.push(xxh64(shingle.as_bytes(), 0));
+        }
+        crate::density::kernel::for_each_isa!(|isa| {
+            let mut signature = [i64::MAX as u64; HASHES];
+            use crate::density::kernel::Task;
+            MinTask {
+                hashes: &buffers.hashes,
+                signature: &mut signature,
+            }
+            .run(isa);
+            let mut scalar = [u64::MAX; HASHES];
+            let (a, b) = parameters();
+            for &h in &buffers.hashes {
+                for j in 0..HASHES {
+                    scalar[j] = scalar[j].min(h.wrapping_mul(a[j]).wrapping_add(b[j]) % MERSENNE_PRIME);
+                }
+            }
+            if !buffers.hashes.is_empty() {
+                assert_eq!(signature, scalar, "{isa:?}");
+            }
+        });
+    }
+
+    #[test]
+    fn minhash_equals_the_reference_on_dataset_texts() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets/daniel_dev/gold");
+        let mut buffers = MinhashBuffers::default();
+        let (mut simplified, mut scratch) = (String::new(), String::new());
+        let mut texts = 0;
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
+            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+            simplify(&String::from_utf8_lossy(&bytes), &mut simplified, &mut scratch);
+            assert_minhash_as_reference(&simplified, &mut buffers);
+            texts += 1;
+        }
+        assert!(texts > 500, "{texts}");
+        for short in ["", "a", "a b c d", "a b c d e", "0km 0 km 1 2 3"] {
+            assert_minhash_as_reference(short, &mut buffers);
+        }
+    }
+
     fn assert_simplify_as_reference(text: &str) {
         let (mut out, mut scratch) = (String::new(), String::new());
         let (mut expected, mut scratch2) = (String::new(), String::new());
@@ -466,7 +605,7 @@ mod tests {
 
     #[test]
     fn minhash_needs_five_words_and_is_similar_for_similar_texts() {
-        let mut buf = String::new();
+        let mut buf = MinhashBuffers::default();
         assert!(minhash("one two three four", &mut buf).is_none());
         let words: Vec<String> = (0..200).map(|i| format!("w{}", i * 7919 % 1000)).collect();
         let base = words.join(" ");

@@ -160,6 +160,7 @@ pub struct Analyser {
     lower: String,
     simplified: String,
     scratch: String,
+    minhash: dedup::MinhashBuffers,
 }
 
 impl Analyser {
@@ -173,6 +174,7 @@ impl Analyser {
             lower: String::new(),
             simplified: String::new(),
             scratch: String::new(),
+            minhash: dedup::MinhashBuffers::default(),
         }
     }
 
@@ -227,7 +229,7 @@ impl Analyser {
                 analysis.exact_key = Some(dedup::exact_key(&self.simplified));
             }
             if self.config.minhash {
-                analysis.minhash = dedup::minhash(&self.simplified, &mut self.scratch);
+                analysis.minhash = dedup::minhash(&self.simplified, &mut self.minhash);
             }
         }
         analysis
