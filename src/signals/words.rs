@@ -434,7 +434,10 @@ impl<'a> Iterator for Words<'a> {
             }
             let end = self.glue(start, start + segment.len());
             let segment = &self.text[start..end];
-            if segment.len() > 3 && (segment.contains('\'') || segment.contains('\u{2019}')) {
+            // `'` or the first byte of `’`: a clitic is possible. (A byte
+            // loop: `str::contains` of a non-ASCII char sets up a substring
+            // search per call.)
+            if segment.len() > 3 && segment.bytes().any(|b| b == b'\'' || b == 0xE2) {
                 if let Some(split) = clitic_split(segment) {
                     self.pending = Some(&segment[split..]);
                     return Some(&segment[..split]);
