@@ -119,13 +119,12 @@ pub(crate) struct HashTable {
     len: usize,
 }
 
+/// 16 bytes: the tables are read at random, so their size is their cost.
 #[derive(Clone, Copy, Default)]
 struct Slot {
     key: u64,
     stamp: u32,
     count: u32,
-    /// The index passed when the key was first added.
-    first: u32,
 }
 
 impl HashTable {
@@ -173,12 +172,11 @@ impl HashTable {
         }
     }
 
-    fn occupy(&mut self, i: usize, key: u64, first: u32) {
+    fn occupy(&mut self, i: usize, key: u64) {
         self.slots[i] = Slot {
             key,
             stamp: self.generation,
             count: 0,
-            first,
         };
         self.len += 1;
     }
@@ -188,7 +186,7 @@ impl HashTable {
     pub(crate) fn insert(&mut self, key: u64) -> bool {
         let (i, found) = self.find(key);
         if !found {
-            self.occupy(i, key, 0);
+            self.occupy(i, key);
         }
         !found
     }
@@ -209,17 +207,26 @@ impl HashTable {
         }
     }
 
-    /// Counts one more `key`, first seen at `index` if new: its (count,
-    /// first index).
+    /// Counts one more `key`: its slot (for [`HashTable::count_at`]) and count.
     #[inline]
-    fn count(&mut self, key: u64, index: u32) -> (u32, u32) {
+    fn count(&mut self, key: u64) -> (u32, u32) {
         let (i, found) = self.find(key);
         if !found {
-            self.occupy(i, key, index);
+            self.occupy(i, key);
         }
         let slot = &mut self.slots[i];
         slot.count += 1;
-        (slot.count, slot.first)
+        (i as u32, slot.count)
+    }
+
+    /// The count of `key`, which [`HashTable::count`] said is in slot `i`
+    /// (looked up again if the table has grown since).
+    #[inline]
+    fn count_at(&self, i: u32, key: u64) -> u32 {
+        match self.slots.get(i as usize) {
+            Some(slot) if slot.key == key && slot.stamp == self.generation => slot.count,
+            _ => self.count_of(key),
+        }
     }
 
     /// Doubles the slots in use, keeping the keys.
@@ -234,7 +241,7 @@ impl HashTable {
         self.clear(self.mask + 1);
         for slot in live {
             let (i, _) = self.find(slot.key);
-            self.occupy(i, slot.key, slot.first);
+            self.occupy(i, slot.key);
             self.slots[i].count = slot.count;
         }
     }
@@ -250,6 +257,8 @@ pub(crate) struct Scratch {
     grams: Vec<u64>,
     /// Positions whose n-gram may repeat, in order.
     candidates: Vec<u32>,
+    /// The slot of each candidate's n-gram in `counts`.
+    slots: Vec<u32>,
 }
 
 /// The quality signals of `text`, whose `tokens` are given.
@@ -382,6 +391,7 @@ pub(crate) fn repetition_signals(
         seen,
         grams,
         candidates,
+        slots,
     } = scratch;
     n_gram_hashes(tokens, 1, grams);
     candidates.clear();
@@ -408,17 +418,32 @@ pub(crate) fn repetition_signals(
             }
         }
         hashed = n;
-        // (count, first index) of the most frequent n-gram, the first seen
-        // on a tie (Counter.most_common(1) keeps insertion order).
         counts.clear(candidates.len());
-        let mut best = (1u32, 0u32);
+        slots.clear();
+        let mut most = 1;
         for &c in candidates.iter() {
-            let candidate = counts.count(grams[c as usize], c);
-            if candidate.0 > best.0 || (candidate.0 == best.0 && candidate.1 < best.1) {
-                best = candidate;
+            let (slot, count) = counts.count(grams[c as usize]);
+            slots.push(slot);
+            most = most.max(count);
+        }
+        // (count, first index) of the most frequent n-gram, the first seen
+        // on a tie (Counter.most_common(1) keeps insertion order): the
+        // first candidate with the highest count, or the first n-gram when
+        // none repeats. The candidates whose n-gram repeats stay.
+        let mut best = (1u32, 0u32);
+        let mut kept = 0;
+        for k in 0..candidates.len() {
+            let c = candidates[k];
+            let count = counts.count_at(slots[k], grams[c as usize]);
+            if count == most && most > 1 && best.0 == 1 {
+                best = (count, c);
+            }
+            if count > 1 {
+                candidates[kept] = c;
+                kept += 1;
             }
         }
-        candidates.retain(|&c| counts.count_of(grams[c as usize]) > 1);
+        candidates.truncate(kept);
         if let Some(slot) = repetition::TOP_N_GRAMS
             .iter()
             .position(|&(top, _)| top == n)
@@ -664,10 +689,15 @@ mod tests {
         // their low bits.
         for round in 0..3u64 {
             for k in 0..1000u64 {
-                let (count, first) = table.count(k << 32, (k + round) as u32);
-                assert_eq!((count, first), (round as u32 + 1, k as u32), "{k}");
+                let (slot, count) = table.count(k << 32);
+                assert_eq!(count, round as u32 + 1, "{k}");
+                assert_eq!(table.count_at(slot, k << 32), count);
+                assert_eq!(table.count_of(k << 32), count);
             }
         }
+        // A slot given before the table grew is looked up again.
+        assert_eq!(table.count_at(0, 7 << 32), 3);
+        assert_eq!(table.count_of(5000 << 32), 0);
         assert_eq!(table.len, 1000);
         table.clear(10);
         assert!(table.insert(5 << 32));
