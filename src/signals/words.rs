@@ -379,7 +379,20 @@ fn ascii_segment_end(line: &[u8], start: usize) -> usize {
         }
         Wb::ALetter | Wb::Numeric | Wb::ExtendNumLet => {
             let mut state = first;
-            while let Some(next) = class(end) {
+            loop {
+                // WB5, WB8, WB9, WB10 (letters and digits after a letter
+                // or digit) over a run at once.
+                if matches!(state, Wb::ALetter | Wb::Numeric) {
+                    let run = line[end..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_alphanumeric())
+                        .count();
+                    if run > 0 {
+                        end += run;
+                        state = ASCII_WB[usize::from(line[end - 1] & 0x7f)];
+                    }
+                }
+                let Some(next) = class(end) else { break };
                 state = match (state, next) {
                     // WB5, WB8, WB9, WB10, WB13a, WB13b
                     (Wb::ALetter | Wb::Numeric, Wb::ALetter | Wb::Numeric)
