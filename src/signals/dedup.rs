@@ -57,14 +57,19 @@ const DECIMAL_SEPARATORS: [char; 7] = ['.', ',', '،', '٫', '⎖', '⎗', '⎘'
 /// Writes datatrove's `simplify_text(text)` into `out` (`scratch` is a
 /// reusable buffer).
 pub fn simplify(text: &str, out: &mut String, scratch: &mut String) {
-    // lowercase (ASCII in the loop below), then numbers -> "0"
+    // lowercase, then numbers -> "0". `str::to_lowercase` is the
+    // lowercase of each char but for Σ, whose lowercase depends on its
+    // place in a word: without a Σ, chars are lowered one by one in the
+    // loop below. No char lowers to a decimal digit or a decimal
+    // separator, and those lower to themselves, so numbers are found in
+    // the text as in its lowercase.
     scratch.clear();
     let lower_buf;
-    let lower: &str = if text.is_ascii() {
-        text
+    let (lower, lowered): (&str, bool) = if text.is_ascii() || !text.contains('\u{3a3}') {
+        (text, false)
     } else {
         lower_buf = text.to_lowercase();
-        &lower_buf
+        (&lower_buf, true)
     };
     let separator = ascii_separators();
     let bytes = lower.as_bytes();
@@ -98,15 +103,21 @@ pub fn simplify(text: &str, out: &mut String, scratch: &mut String) {
         if words::is_decimal(c) {
             i = number_end(lower, i);
             push_char('0', &mut pending_space, scratch);
-        } else {
-            let separates = words::punctuation().contains(c) || words::is_py_space(c);
-            if separates {
+            continue;
+        }
+        let mut each = |c: char| {
+            if words::punctuation().contains(c) || words::is_py_space(c) {
                 pending_space = true;
             } else {
                 push_char(c, &mut pending_space, scratch);
             }
-            i += width;
+        };
+        if lowered {
+            each(c);
+        } else {
+            c.to_lowercase().for_each(each);
         }
+        i += width;
     }
     // NFD, non-spacing marks dropped. An ASCII character neither
     // decomposes nor is reordered (it is a starter), so NFD goes run by
