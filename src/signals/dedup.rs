@@ -360,7 +360,7 @@ fn min_hashes(hashes: &[u64], signature: &mut [u64; HASHES]) {
 mod tests {
     use super::*;
 
-/// The first implementation of [`simplify`], char by char (kept to check it): writes datatrove's `simplify_text(text)` into `out` (`scratch` is a
+    /// The first implementation of [`simplify`], char by char (kept to check it): writes datatrove's `simplify_text(text)` into `out` (`scratch` is a
     /// reusable buffer).
     fn simplify_reference(text: &str, out: &mut String, scratch: &mut String) {
         // lowercase, then numbers -> "0"
@@ -436,7 +436,7 @@ mod tests {
         out
     }
 
-/// The first implementation of [`minhash`], shingle by shingle (kept to
+    /// The first implementation of [`minhash`], shingle by shingle (kept to
     /// check it): the MinHash signature (14 × 8 values, bucket by bucket) of a normalised
     /// text, or `None` when it has fewer than 5 words. `shingle` is a reusable
     /// buffer.
@@ -509,7 +509,8 @@ mod tests {
             let (a, b) = parameters();
             for &h in &buffers.hashes {
                 for j in 0..HASHES {
-                    scalar[j] = scalar[j].min(h.wrapping_mul(a[j]).wrapping_add(b[j]) % MERSENNE_PRIME);
+                    scalar[j] =
+                        scalar[j].min(h.wrapping_mul(a[j]).wrapping_add(b[j]) % MERSENNE_PRIME);
                 }
             }
             if !buffers.hashes.is_empty() {
@@ -520,13 +521,20 @@ mod tests {
 
     #[test]
     fn minhash_equals_the_reference_on_dataset_texts() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets/daniel_dev/gold");
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/datasets/daniel_dev/gold"
+        );
         let mut buffers = MinhashBuffers::default();
         let (mut simplified, mut scratch) = (String::new(), String::new());
         let mut texts = 0;
         for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
             let bytes = std::fs::read(entry.unwrap().path()).unwrap();
-            simplify(&String::from_utf8_lossy(&bytes), &mut simplified, &mut scratch);
+            simplify(
+                &String::from_utf8_lossy(&bytes),
+                &mut simplified,
+                &mut scratch,
+            );
             assert_minhash_as_reference(&simplified, &mut buffers);
             texts += 1;
         }
@@ -557,7 +565,10 @@ mod tests {
     /// reference simplifies them.
     #[test]
     fn dataset_texts_simplify_as_the_reference() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets/daniel_dev/gold");
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/datasets/daniel_dev/gold"
+        );
         let mut texts = 0;
         for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
             let bytes = std::fs::read(entry.unwrap().path()).unwrap();

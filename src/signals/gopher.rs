@@ -381,7 +381,8 @@ pub(crate) fn repetition_signals(
     out.dup_para_frac = ratio(dup_paragraphs, paragraphs);
     out.dup_para_char_frac = ratio(dup_para_chars, total);
     // Lines: `re.split("\n+", text)`.
-    let (lines, dup_lines, dup_line_chars) = duplicates(split_runs(text, 1), pieces, &mut scratch.seen);
+    let (lines, dup_lines, dup_line_chars) =
+        duplicates(split_runs(text, 1), pieces, &mut scratch.seen);
     out.dup_line_frac = ratio(dup_lines, lines);
     out.dup_line_char_frac = ratio(dup_line_chars, total);
 
@@ -616,7 +617,10 @@ mod tests {
         use std::collections::{HashMap, HashSet};
         let total = words::char_len(text);
         let chars = |first: usize, n: usize| -> usize {
-            tokens[first..first + n].iter().map(|t| t.chars as usize).sum()
+            tokens[first..first + n]
+                .iter()
+                .map(|t| t.chars as usize)
+                .sum()
         };
         let (mut top, mut dup) = ([0.0; 3], [0.0; 6]);
         let mut grams = Vec::new();
@@ -677,7 +681,10 @@ mod tests {
     /// The gold texts of a shared dataset, through one reused scratch.
     #[test]
     fn dataset_n_gram_signals_equal_the_reference() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets/daniel_dev/gold");
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/datasets/daniel_dev/gold"
+        );
         let mut scratch = Scratch::default();
         let mut texts = 0;
         for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
@@ -734,8 +741,14 @@ mod tests {
         let t = tokens(text);
         let s = repetition_signals(text, &t, &mut Scratch::default());
         let total = words::char_len(text) as f64;
-        assert_eq!(s.top_n_gram_char_frac[1], "one two three".len() as f64 / total);
-        assert_eq!(s.top_n_gram_char_frac[2], "one two three four".len() as f64 / total);
+        assert_eq!(
+            s.top_n_gram_char_frac[1],
+            "one two three".len() as f64 / total
+        );
+        assert_eq!(
+            s.top_n_gram_char_frac[2],
+            "one two three four".len() as f64 / total
+        );
         assert_eq!(s.dup_n_gram_char_frac, [0.0; 6]);
         // A repeated 6-gram: the 5-gram pass jumps, 6 and 7 count too.
         let text = "a b c d e f x a b c d e f y";

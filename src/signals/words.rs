@@ -595,7 +595,8 @@ static ASCII_FLAGS: [u8; 128] = {
             }
             i += 1;
         }
-        if (b >= b'a' as usize && b <= b'z' as usize) || (b >= b'A' as usize && b <= b'Z' as usize) {
+        if (b >= b'a' as usize && b <= b'z' as usize) || (b >= b'A' as usize && b <= b'Z' as usize)
+        {
             table[b] |= ALPHA;
         }
         b += 1;
