@@ -3,7 +3,8 @@
 //! Extracts every page of the given dataset directories (default: the shared
 //! datasets) with the default algorithm, then times, over the extracted
 //! texts: language id alone, `--signals` (rules + exact key, language
-//! included) and `--signals --minhash`. Prints MB/s of text and the time as
+//! included) and `--signals --minhash`, then both again without the
+//! language (`--no-lang`). Prints MB/s of text and the time as
 //! a share of extraction time. Times are the thread's CPU time (best of
 //! three), so other processes on the machine change them little.
 //!
@@ -67,29 +68,27 @@ fn main() -> anyhow::Result<()> {
         html_bytes as f64 / 1e6 / extraction.as_secs_f64(),
         extraction.as_secs_f64()
     );
-    let modes: [(&str, Option<Config>); 4] = [
-        ("language id", None),
-        ("lang only (Analyser)", Some(Config::default())),
-        (
-            "--signals",
-            Some(Config {
-                signals: true,
-                minhash: false,
-            }),
-        ),
-        (
-            "--signals --minhash",
-            Some(Config {
-                signals: true,
-                minhash: true,
-            }),
-        ),
+    let signals = Config {
+        signals: true,
+        minhash: false,
+    };
+    let minhash = Config {
+        signals: true,
+        minhash: true,
+    };
+    let modes: [(&str, Option<Config>, bool); 6] = [
+        ("language id", None, true),
+        ("lang only (Analyser)", Some(Config::default()), true),
+        ("--signals", Some(signals), true),
+        ("--signals --minhash", Some(minhash), true),
+        ("--signals --no-lang", Some(signals), false),
+        ("... --minhash --no-lang", Some(minhash), false),
     ];
     println!(
         "{:<22} {:>12} {:>20}",
         "mode", "MB/s text", "% of extraction"
     );
-    for (name, config) in modes {
+    for (name, config, lang) in modes {
         let mut best = Duration::MAX;
         let mut sink = 0usize;
         for _ in 0..ROUNDS {
@@ -102,8 +101,13 @@ fn main() -> anyhow::Result<()> {
                 }
                 Some(config) => {
                     let mut analyser = Analyser::new(config);
+                    if !lang {
+                        analyser = analyser.without_lang();
+                    }
                     for text in &texts {
-                        sink += analyser.analyse(text).lang.map_or(0, str::len);
+                        let analysis = analyser.analyse(text);
+                        sink += analysis.lang.map_or(0, str::len);
+                        sink += analysis.exact_key.map_or(0, |k| k as usize & 1);
                     }
                 }
             }

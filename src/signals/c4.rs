@@ -73,14 +73,7 @@ pub(crate) fn signals(text: &str, lower: &mut String) -> C4Signals {
     for raw in words::splitlines(text) {
         s.lines += 1;
         let line = words::py_strip(raw);
-        let mut n_words = 0;
-        let mut long_word = false;
-        for word in line.split(words::is_py_space).filter(|w| !w.is_empty()) {
-            n_words += 1;
-            if word.len() > MAX_WORD_LENGTH && words::char_len(word) > MAX_WORD_LENGTH {
-                long_word = true;
-            }
-        }
+        let (n_words, long_word) = count_words(line);
         if long_word {
             s.long_word_lines += 1;
             continue;
@@ -127,6 +120,41 @@ pub(crate) fn signals(text: &str, lower: &mut String) -> C4Signals {
         s.sentences += sentences(line);
     }
     s
+}
+
+/// The whitespace-separated words of `line` (`line.split()`), and whether
+/// one is over [`MAX_WORD_LENGTH`] characters.
+fn count_words(line: &str) -> (usize, bool) {
+    let mut n_words = 0;
+    let mut long_word = false;
+    if line.is_ascii() {
+        // Python's whitespace in ASCII: \t \n \x0b \x0c \r \x1c-\x1f and space.
+        let space = |b: u8| matches!(b, b'\t'..=b'\r' | 0x1c..=b' ');
+        let mut start = None;
+        for (i, &b) in line.as_bytes().iter().enumerate() {
+            match (space(b), start) {
+                (false, None) => start = Some(i),
+                (true, Some(s)) => {
+                    n_words += 1;
+                    long_word |= i - s > MAX_WORD_LENGTH;
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        if let Some(s) = start {
+            n_words += 1;
+            long_word |= line.len() - s > MAX_WORD_LENGTH;
+        }
+        return (n_words, long_word);
+    }
+    for word in line.split(words::is_py_space).filter(|w| !w.is_empty()) {
+        n_words += 1;
+        if word.len() > MAX_WORD_LENGTH && words::char_len(word) > MAX_WORD_LENGTH {
+            long_word = true;
+        }
+    }
+    (n_words, long_word)
 }
 
 /// The searchers of the phrases the line rules look for, built once.
@@ -211,6 +239,28 @@ fn sentences(line: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_words_counted_as_the_char_split() {
+        let long = "x".repeat(MAX_WORD_LENGTH);
+        for line in [
+            String::new(),
+            " ".into(),
+            "a".into(),
+            " a  b\tc\x0bd\x0ce\rf\x1cg\x1fh ".into(),
+            "a\x1bb\x7fc".into(),
+            format!("{long} a"),
+            format!("a {long}x"),
+            format!("{long}x"),
+        ] {
+            let mut expected = (0, false);
+            for word in line.split(words::is_py_space).filter(|w| !w.is_empty()) {
+                expected.0 += 1;
+                expected.1 |= words::char_len(word) > MAX_WORD_LENGTH;
+            }
+            assert_eq!(count_words(&line), expected, "{line:?}");
+        }
+    }
 
     #[test]
     fn citations_removed_like_the_regex() {

@@ -57,71 +57,145 @@ const DECIMAL_SEPARATORS: [char; 7] = ['.', ',', '،', '٫', '⎖', '⎗', '⎘'
 /// Writes datatrove's `simplify_text(text)` into `out` (`scratch` is a
 /// reusable buffer).
 pub fn simplify(text: &str, out: &mut String, scratch: &mut String) {
-    // lowercase, then numbers -> "0"
+    // lowercase, then numbers -> "0". `str::to_lowercase` is the
+    // lowercase of each char but for Σ, whose lowercase depends on its
+    // place in a word: without a Σ, chars are lowered one by one in the
+    // loop below. No char lowers to a decimal digit or a decimal
+    // separator, and those lower to themselves, so numbers are found in
+    // the text as in its lowercase.
     scratch.clear();
     let lower_buf;
-    let lower: &str = if text.bytes().any(|b| b.is_ascii_uppercase()) || !text.is_ascii() {
-        lower_buf = text.to_lowercase();
-        &lower_buf
+    let (lower, lowered): (&str, bool) = if text.is_ascii() || !text.contains('\u{3a3}') {
+        (text, false)
     } else {
-        text
+        lower_buf = text.to_lowercase();
+        (&lower_buf, true)
     };
-    let punctuation = words::punctuation();
-    let mut chars = lower.char_indices().peekable();
+    let separator = ascii_separators();
+    let bytes = lower.as_bytes();
     // Punctuation -> space and whitespace collapsed in the same pass.
     let mut pending_space = false;
-    let mut push = |c: char, scratch: &mut String| {
-        if punctuation.contains(c) || words::is_py_space(c) {
-            pending_space = true;
-        } else {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (c, width) = if b < 0x80 {
+            if b.is_ascii_digit() {
+                i = number_end(lower, i);
+                push_char('0', &mut pending_space, scratch);
+                continue;
+            }
+            if separator[usize::from(b)] {
+                pending_space = true;
+                i += 1;
+                continue;
+            }
             if pending_space && !scratch.is_empty() {
                 scratch.push(' ');
             }
             pending_space = false;
-            scratch.push(c);
-        }
-    };
-    while let Some((i, c)) = chars.next() {
-        if !words::is_decimal(c) {
-            push(c, scratch);
+            scratch.push(char::from(b.to_ascii_lowercase()));
+            i += 1;
+            continue;
+        } else {
+            let c = lower[i..].chars().next().unwrap_or_default();
+            (c, c.len_utf8())
+        };
+        if words::is_decimal(c) {
+            i = number_end(lower, i);
+            push_char('0', &mut pending_space, scratch);
             continue;
         }
-        // \p{Nd}+ ([sep] \p{Nd}+)?
-        let mut end = i + c.len_utf8();
-        while let Some(&(j, d)) = chars.peek() {
-            if !words::is_decimal(d) {
-                break;
+        let mut each = |c: char| {
+            if words::punctuation().contains(c) || words::is_py_space(c) {
+                pending_space = true;
+            } else {
+                push_char(c, &mut pending_space, scratch);
             }
-            end = j + d.len_utf8();
-            chars.next();
+        };
+        if lowered {
+            each(c);
+        } else {
+            c.to_lowercase().for_each(each);
         }
-        let rest = &lower[end..];
-        let mut tail = rest.chars();
-        if let (Some(sep), Some(d)) = (tail.next(), tail.next()) {
-            if DECIMAL_SEPARATORS.contains(&sep) && words::is_decimal(d) {
-                chars.next();
-                while let Some(&(_, d)) = chars.peek() {
-                    if !words::is_decimal(d) {
-                        break;
-                    }
-                    chars.next();
-                }
-            }
-        }
-        push('0', scratch);
+        i += width;
     }
-    // NFD, non-spacing marks dropped.
+    // NFD, non-spacing marks dropped. An ASCII character neither
+    // decomposes nor is reordered (it is a starter), so NFD goes run by
+    // run of non-ASCII characters, and ASCII is copied.
     out.clear();
-    if scratch.is_ascii() {
-        out.push_str(scratch);
-    } else {
-        out.extend(scratch.nfd().filter(|&c| !words::is_nonspacing_mark(c)));
+    let simplified = scratch.as_str();
+    let bytes = simplified.as_bytes();
+    let mut start = 0;
+    while start < bytes.len() {
+        let ascii = bytes[start..]
+            .iter()
+            .position(|&b| b >= 0x80)
+            .map_or(bytes.len(), |p| start + p);
+        out.push_str(&simplified[start..ascii]);
+        if ascii == bytes.len() {
+            break;
+        }
+        let end = bytes[ascii..]
+            .iter()
+            .position(|&b| b < 0x80)
+            .map_or(bytes.len(), |p| ascii + p);
+        out.extend(
+            simplified[ascii..end]
+                .nfd()
+                .filter(|&c| !words::is_nonspacing_mark(c)),
+        );
+        start = end;
+    }
+    if !simplified.is_ascii() {
         // A mark between spaces may leave a space at an end or two spaces.
         let trimmed = words::py_strip(out);
         if trimmed.len() != out.len() {
             *out = trimmed.to_owned();
         }
     }
+}
+
+/// Appends `c` to `out`, after a space if one is pending and `out` is not empty.
+#[inline]
+fn push_char(c: char, pending_space: &mut bool, out: &mut String) {
+    if *pending_space && !out.is_empty() {
+        out.push(' ');
+    }
+    *pending_space = false;
+    out.push(c);
+}
+
+/// The ASCII characters `simplify` turns into a space: datatrove's
+/// punctuation and Python's whitespace.
+fn ascii_separators() -> &'static [bool; 128] {
+    static TABLE: OnceLock<[bool; 128]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [false; 128];
+        for (b, slot) in table.iter_mut().enumerate() {
+            let c = char::from(b as u8);
+            *slot = words::punctuation().contains(c) || words::is_py_space(c);
+        }
+        table
+    })
+}
+
+/// The end of the number that starts at `start` of `lower` (a decimal
+/// digit): `\p{Nd}+ ([sep] \p{Nd}+)?`.
+fn number_end(lower: &str, start: usize) -> usize {
+    let digits_end = |from: usize| {
+        lower[from..]
+            .char_indices()
+            .find(|&(_, d)| !words::is_decimal(d))
+            .map_or(lower.len(), |(j, _)| from + j)
+    };
+    let end = digits_end(start);
+    let mut tail = lower[end..].chars();
+    if let (Some(sep), Some(d)) = (tail.next(), tail.next()) {
+        if DECIMAL_SEPARATORS.contains(&sep) && words::is_decimal(d) {
+            return digits_end(end + sep.len_utf8());
+        }
+    }
+    end
 }
 
 /// The exact key of a normalised text.
@@ -186,7 +260,7 @@ fn shingle_words(simplified: &str) -> impl Iterator<Item = &str> {
 
 /// `x % MERSENNE_PRIME` without a division: with `x = hi * 2^61 + lo` and
 /// `2^61 ≡ 1`, `x ≡ hi + lo`, which is below `2 * MERSENNE_PRIME`.
-#[inline]
+#[inline(always)]
 fn mod_mersenne(x: u64) -> u64 {
     let r = (x & MERSENNE_PRIME) + (x >> 61);
     if r >= MERSENNE_PRIME {
@@ -196,16 +270,21 @@ fn mod_mersenne(x: u64) -> u64 {
     }
 }
 
+/// Reusable buffers of [`minhash`].
+#[derive(Default)]
+pub struct MinhashBuffers {
+    shingle: String,
+    /// The hashes of a text's shingles.
+    hashes: Vec<u64>,
+}
+
 /// The MinHash signature (14 × 8 values, bucket by bucket) of a normalised
-/// text, or `None` when it has fewer than 5 words. `shingle` is a reusable
-/// buffer.
-pub fn minhash(simplified: &str, shingle: &mut String) -> Option<Vec<u64>> {
-    let (a, b) = parameters();
-    let mut signature = [u64::MAX; HASHES];
-    let mut any = false;
-    // Byte offsets of the words' starts and ends.
-    let mut window: std::collections::VecDeque<&str> =
-        std::collections::VecDeque::with_capacity(SHINGLE_WORDS);
+/// text, or `None` when it has fewer than 5 words.
+pub fn minhash(simplified: &str, buffers: &mut MinhashBuffers) -> Option<Vec<u64>> {
+    let MinhashBuffers { shingle, hashes } = buffers;
+    hashes.clear();
+    let mut window: [&str; SHINGLE_WORDS] = [""; SHINGLE_WORDS];
+    let mut words = 0usize;
     let split_units = shingle_words(simplified).flat_map(|word| {
         // spaCy splits a unit off the number before it (`0km` -> `0` `km`).
         let unit = word.strip_prefix('0').filter(|rest| UNITS.contains(rest));
@@ -217,11 +296,10 @@ pub fn minhash(simplified: &str, shingle: &mut String) -> Option<Vec<u64>> {
         .flatten()
     });
     for word in split_units {
-        if window.len() == SHINGLE_WORDS {
-            window.pop_front();
-        }
-        window.push_back(word);
-        if window.len() < SHINGLE_WORDS {
+        window.copy_within(1.., 0);
+        window[SHINGLE_WORDS - 1] = word;
+        words += 1;
+        if words < SHINGLE_WORDS {
             continue;
         }
         shingle.clear();
@@ -231,26 +309,273 @@ pub fn minhash(simplified: &str, shingle: &mut String) -> Option<Vec<u64>> {
             }
             shingle.push_str(w);
         }
-        let h = xxh64(shingle.as_bytes(), 0);
-        any = true;
-        for ((slot, &a), &b) in signature.iter_mut().zip(a).zip(b) {
-            let value = mod_mersenne(h.wrapping_mul(a).wrapping_add(b));
-            if value < *slot {
-                *slot = value;
-            }
-        }
+        hashes.push(xxh64(shingle.as_bytes(), 0));
     }
-    any.then(|| signature.to_vec())
+    if hashes.is_empty() {
+        return None;
+    }
+    // Above every value: each is below 2^61 - 1.
+    let mut signature = [i64::MAX as u64; HASHES];
+    crate::density::kernel::dispatch(MinTask {
+        hashes,
+        signature: &mut signature,
+    });
+    Some(signature.to_vec())
+}
+
+/// [`min_hashes`] in the copy of the instruction set
+/// [`crate::density::kernel::dispatch`] chooses (AVX2 has the 64-bit
+/// compare SSE2 lacks).
+struct MinTask<'a> {
+    hashes: &'a [u64],
+    signature: &'a mut [u64; HASHES],
+}
+
+impl crate::density::kernel::Task for MinTask<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<I: crate::density::kernel::Isa>(self, _isa: I) {
+        min_hashes(self.hashes, self.signature);
+    }
+}
+
+/// Lowers each `signature[j]` to the least `(h * a[j] + b[j]) mod (2^61 -
+/// 1)` over the shingle hashes `h`: permutation by permutation, a min
+/// reduction over the hashes, which the compiler vectorises (the values
+/// are below 2^61, so signed 64-bit compares order them).
+#[inline(always)]
+fn min_hashes(hashes: &[u64], signature: &mut [u64; HASHES]) {
+    let (a, b) = parameters();
+    for ((slot, &a), &b) in signature.iter_mut().zip(a).zip(b) {
+        let mut least = *slot as i64;
+        for &h in hashes {
+            let value = mod_mersenne(h.wrapping_mul(a).wrapping_add(b)) as i64;
+            least = least.min(value);
+        }
+        *slot = least as u64;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The first implementation of [`simplify`], char by char (kept to check it): writes datatrove's `simplify_text(text)` into `out` (`scratch` is a
+    /// reusable buffer).
+    fn simplify_reference(text: &str, out: &mut String, scratch: &mut String) {
+        // lowercase, then numbers -> "0"
+        scratch.clear();
+        let lower_buf;
+        let lower: &str = if text.bytes().any(|b| b.is_ascii_uppercase()) || !text.is_ascii() {
+            lower_buf = text.to_lowercase();
+            &lower_buf
+        } else {
+            text
+        };
+        let punctuation = words::punctuation();
+        let mut chars = lower.char_indices().peekable();
+        // Punctuation -> space and whitespace collapsed in the same pass.
+        let mut pending_space = false;
+        let mut push = |c: char, scratch: &mut String| {
+            if punctuation.contains(c) || words::is_py_space(c) {
+                pending_space = true;
+            } else {
+                if pending_space && !scratch.is_empty() {
+                    scratch.push(' ');
+                }
+                pending_space = false;
+                scratch.push(c);
+            }
+        };
+        while let Some((i, c)) = chars.next() {
+            if !words::is_decimal(c) {
+                push(c, scratch);
+                continue;
+            }
+            // \p{Nd}+ ([sep] \p{Nd}+)?
+            let mut end = i + c.len_utf8();
+            while let Some(&(j, d)) = chars.peek() {
+                if !words::is_decimal(d) {
+                    break;
+                }
+                end = j + d.len_utf8();
+                chars.next();
+            }
+            let rest = &lower[end..];
+            let mut tail = rest.chars();
+            if let (Some(sep), Some(d)) = (tail.next(), tail.next()) {
+                if DECIMAL_SEPARATORS.contains(&sep) && words::is_decimal(d) {
+                    chars.next();
+                    while let Some(&(_, d)) = chars.peek() {
+                        if !words::is_decimal(d) {
+                            break;
+                        }
+                        chars.next();
+                    }
+                }
+            }
+            push('0', scratch);
+        }
+        // NFD, non-spacing marks dropped.
+        out.clear();
+        if scratch.is_ascii() {
+            out.push_str(scratch);
+        } else {
+            out.extend(scratch.nfd().filter(|&c| !words::is_nonspacing_mark(c)));
+            // A mark between spaces may leave a space at an end or two spaces.
+            let trimmed = words::py_strip(out);
+            if trimmed.len() != out.len() {
+                *out = trimmed.to_owned();
+            }
+        }
+    }
+
     fn simple(text: &str) -> String {
         let (mut out, mut scratch) = (String::new(), String::new());
         simplify(text, &mut out, &mut scratch);
         out
+    }
+
+    /// The first implementation of [`minhash`], shingle by shingle (kept to
+    /// check it): the MinHash signature (14 × 8 values, bucket by bucket) of a normalised
+    /// text, or `None` when it has fewer than 5 words. `shingle` is a reusable
+    /// buffer.
+    fn minhash_reference(simplified: &str, shingle: &mut String) -> Option<Vec<u64>> {
+        let (a, b) = parameters();
+        let mut signature = [u64::MAX; HASHES];
+        let mut any = false;
+        // Byte offsets of the words' starts and ends.
+        let mut window: std::collections::VecDeque<&str> =
+            std::collections::VecDeque::with_capacity(SHINGLE_WORDS);
+        let split_units = shingle_words(simplified).flat_map(|word| {
+            // spaCy splits a unit off the number before it (`0km` -> `0` `km`).
+            let unit = word.strip_prefix('0').filter(|rest| UNITS.contains(rest));
+            match unit {
+                Some(unit) => [Some(&word[..1]), Some(unit)],
+                None => [Some(word), None],
+            }
+            .into_iter()
+            .flatten()
+        });
+        for word in split_units {
+            if window.len() == SHINGLE_WORDS {
+                window.pop_front();
+            }
+            window.push_back(word);
+            if window.len() < SHINGLE_WORDS {
+                continue;
+            }
+            shingle.clear();
+            for (i, w) in window.iter().enumerate() {
+                if i > 0 {
+                    shingle.push(' ');
+                }
+                shingle.push_str(w);
+            }
+            let h = xxh64(shingle.as_bytes(), 0);
+            any = true;
+            for ((slot, &a), &b) in signature.iter_mut().zip(a).zip(b) {
+                let value = mod_mersenne(h.wrapping_mul(a).wrapping_add(b));
+                if value < *slot {
+                    *slot = value;
+                }
+            }
+        }
+        any.then(|| signature.to_vec())
+    }
+
+    /// `minhash` equals the reference, in every instruction set's copy of
+    /// the min loop.
+    fn assert_minhash_as_reference(simplified: &str, buffers: &mut MinhashBuffers) {
+        let expected = minhash_reference(simplified, &mut String::new());
+        assert_eq!(minhash(simplified, buffers), expected, "{simplified:?}");
+        buffers.hashes.clear();
+        let mut shingle = String::new();
+        let words: Vec<&str> = simplified.split(' ').collect();
+        for w in words.windows(SHINGLE_WORDS) {
+            shingle.clear();
+            shingle.push_str(&w.join(" "));
+            buffers.hashes.push(xxh64(shingle.as_bytes(), 0));
+        }
+        crate::density::kernel::for_each_isa!(|isa| {
+            let mut signature = [i64::MAX as u64; HASHES];
+            use crate::density::kernel::Task;
+            MinTask {
+                hashes: &buffers.hashes,
+                signature: &mut signature,
+            }
+            .run(isa);
+            let mut scalar = [u64::MAX; HASHES];
+            let (a, b) = parameters();
+            for &h in &buffers.hashes {
+                for j in 0..HASHES {
+                    scalar[j] =
+                        scalar[j].min(h.wrapping_mul(a[j]).wrapping_add(b[j]) % MERSENNE_PRIME);
+                }
+            }
+            if !buffers.hashes.is_empty() {
+                assert_eq!(signature, scalar, "{isa:?}");
+            }
+        });
+    }
+
+    #[test]
+    fn minhash_equals_the_reference_on_dataset_texts() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/datasets/daniel_dev/gold"
+        );
+        let mut buffers = MinhashBuffers::default();
+        let (mut simplified, mut scratch) = (String::new(), String::new());
+        let mut texts = 0;
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
+            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+            simplify(
+                &String::from_utf8_lossy(&bytes),
+                &mut simplified,
+                &mut scratch,
+            );
+            assert_minhash_as_reference(&simplified, &mut buffers);
+            texts += 1;
+        }
+        assert!(texts > 500, "{texts}");
+        for short in ["", "a", "a b c d", "a b c d e", "0km 0 km 1 2 3"] {
+            assert_minhash_as_reference(short, &mut buffers);
+        }
+    }
+
+    fn assert_simplify_as_reference(text: &str) {
+        let (mut out, mut scratch) = (String::new(), String::new());
+        let (mut expected, mut scratch2) = (String::new(), String::new());
+        simplify(text, &mut out, &mut scratch);
+        simplify_reference(text, &mut expected, &mut scratch2);
+        assert_eq!(out, expected, "{text:?}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn simplify_equals_the_char_by_char_reference(
+            text in "[aZ9 .,;:'\"_\r\n\t\x01\x1c-]{0,6}([\u{e9}\u{c9}\u{301}\u{3a3}\u{3c3}\u{130}\u{663}\u{66b}\u{2396}\u{ff11}\u{2019}\u{a0}\u{3000}\u{4e2d}\u{ac00}\u{1e9e}\u{2160}\u{bd}][aZ9 .,;:'\"_\r\n-]{0,5}){0,10}"
+        ) {
+            assert_simplify_as_reference(&text);
+        }
+    }
+
+    /// The gold texts of a shared dataset (many languages) simplify as the
+    /// reference simplifies them.
+    #[test]
+    fn dataset_texts_simplify_as_the_reference() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/datasets/daniel_dev/gold"
+        );
+        let mut texts = 0;
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
+            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+            assert_simplify_as_reference(&String::from_utf8_lossy(&bytes));
+            texts += 1;
+        }
+        assert!(texts > 500, "{texts}");
     }
 
     #[test]
@@ -302,7 +627,7 @@ mod tests {
 
     #[test]
     fn minhash_needs_five_words_and_is_similar_for_similar_texts() {
-        let mut buf = String::new();
+        let mut buf = MinhashBuffers::default();
         assert!(minhash("one two three four", &mut buf).is_none());
         let words: Vec<String> = (0..200).map(|i| format!("w{}", i * 7919 % 1000)).collect();
         let base = words.join(" ");

@@ -11,7 +11,7 @@
 //!   are in lines that repeat an earlier line;
 //! - `list_ratio`: more than 0.3 newlines per word (a list-like page).
 
-use super::gopher::{self, HashedSet};
+use super::gopher::{self, HashTable};
 use super::words;
 use serde::Serialize;
 
@@ -39,7 +39,7 @@ pub struct FineWebSignals {
 }
 
 /// The FineWeb signals of `text`, which has `words` tokens.
-pub(crate) fn signals(text: &str, words_in_text: usize, seen: &mut HashedSet) -> FineWebSignals {
+pub(crate) fn signals(text: &str, words_in_text: usize, seen: &mut HashTable) -> FineWebSignals {
     let terminal = words::terminal();
     let lines = || {
         text.split('\n')
@@ -59,8 +59,8 @@ pub(crate) fn signals(text: &str, words_in_text: usize, seen: &mut HashedSet) ->
             short += 1;
         }
     }
-    let (_, _, dup_chars) = gopher::duplicates(lines(), seen);
     let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    let (_, _, dup_chars) = gopher::duplicates(lines(), newlines + 1, seen);
     let chars = words::char_len(text) - newlines;
     FineWebSignals {
         lines: n,

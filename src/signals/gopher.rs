@@ -14,8 +14,6 @@
 
 use super::words::{self, Token, ALPHA, NON_SYMBOL};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// `GopherQualityFilter`'s parameters (datatrove's defaults = the paper's).
 pub mod quality {
@@ -106,33 +104,161 @@ pub struct RepetitionSignals {
     pub dup_n_gram_char_frac: [f64; 6],
 }
 
-/// A hasher for keys that are already hashes.
+/// A set of (or counter over) 64-bit keys that are already hashes: open
+/// addressing with linear probing, emptied in O(1) by a generation stamp,
+/// so one table serves every page and every pass over a page.
 #[derive(Default)]
-pub(crate) struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
+pub(crate) struct HashTable {
+    slots: Vec<Slot>,
+    /// Slots whose stamp is this are occupied.
+    generation: u32,
+    /// The slots in use are `slots[..=mask]`.
+    mask: usize,
+    /// `64 - log2(mask + 1)`: a key's home slot is its top bits.
+    shift: u32,
+    len: usize,
 }
 
-pub(crate) type HashedSet = HashSet<u64, BuildHasherDefault<PassThrough>>;
-type HashedMap<V> = HashMap<u64, V, BuildHasherDefault<PassThrough>>;
+/// 16 bytes: the tables are read at random, so their size is their cost.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    stamp: u32,
+    count: u32,
+}
+
+impl HashTable {
+    /// Empties the table, sized for about `expected` keys (it grows if more come).
+    pub(crate) fn clear(&mut self, expected: usize) {
+        let size = expected.saturating_mul(2).next_power_of_two().max(64);
+        if size > self.slots.len() {
+            self.slots = vec![Slot::default(); size];
+            self.generation = 0;
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.slots.iter_mut().for_each(|slot| slot.stamp = 0);
+            self.generation = 1;
+        }
+        self.mask = size - 1;
+        self.shift = 64 - size.trailing_zeros();
+        self.len = 0;
+    }
+
+    /// The first slot `key` may be in. The keys' low bits may be weak
+    /// (`n_gram_hashes` ends in a multiplication): the top bits of a
+    /// multiplicative hash.
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// The slot of `key`, and whether the key is there (else the slot is free).
+    #[inline]
+    fn find(&mut self, key: u64) -> (usize, bool) {
+        if 2 * (self.len + 1) > self.mask + 1 {
+            self.grow();
+        }
+        let mut i = self.home(key);
+        loop {
+            let slot = &self.slots[i];
+            if slot.stamp != self.generation {
+                return (i, false);
+            }
+            if slot.key == key {
+                return (i, true);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    fn occupy(&mut self, i: usize, key: u64) {
+        self.slots[i] = Slot {
+            key,
+            stamp: self.generation,
+            count: 0,
+        };
+        self.len += 1;
+    }
+
+    /// Adds `key`; false if it was there already (`HashSet::insert`).
+    #[inline]
+    pub(crate) fn insert(&mut self, key: u64) -> bool {
+        let (i, found) = self.find(key);
+        if !found {
+            self.occupy(i, key);
+        }
+        !found
+    }
+
+    /// How many times `key` was counted.
+    #[inline]
+    fn count_of(&self, key: u64) -> u32 {
+        let mut i = self.home(key);
+        loop {
+            let slot = &self.slots[i];
+            if slot.stamp != self.generation {
+                return 0;
+            }
+            if slot.key == key {
+                return slot.count;
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    /// Counts one more `key`: its slot (for [`HashTable::count_at`]) and count.
+    #[inline]
+    fn count(&mut self, key: u64) -> (u32, u32) {
+        let (i, found) = self.find(key);
+        if !found {
+            self.occupy(i, key);
+        }
+        let slot = &mut self.slots[i];
+        slot.count += 1;
+        (i as u32, slot.count)
+    }
+
+    /// The count of `key`, which [`HashTable::count`] said is in slot `i`
+    /// (looked up again if the table has grown since).
+    #[inline]
+    fn count_at(&self, i: u32, key: u64) -> u32 {
+        match self.slots.get(i as usize) {
+            Some(slot) if slot.key == key && slot.stamp == self.generation => slot.count,
+            _ => self.count_of(key),
+        }
+    }
+
+    /// Doubles the slots in use, keeping the keys.
+    #[cold]
+    fn grow(&mut self) {
+        let generation = self.generation;
+        let live: Vec<Slot> = self.slots[..=self.mask]
+            .iter()
+            .filter(|slot| slot.stamp == generation)
+            .copied()
+            .collect();
+        self.clear(self.mask + 1);
+        for slot in live {
+            let (i, _) = self.find(slot.key);
+            self.occupy(i, slot.key);
+            self.slots[i].count = slot.count;
+        }
+    }
+}
 
 /// Reusable buffers of the repetition rules.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    seen: HashedSet,
-    counts: HashedMap<(u32, u32)>,
+    counts: HashTable,
+    seen: HashTable,
+    /// Per word, the hash of the n-gram starting there (kept up to date at
+    /// the candidates only).
     grams: Vec<u64>,
+    /// Positions whose n-gram may repeat, in order.
+    candidates: Vec<u32>,
+    /// The slot of each candidate's n-gram in `counts`.
+    slots: Vec<u32>,
 }
 
 /// The quality signals of `text`, whose `tokens` are given.
@@ -217,12 +343,19 @@ pub(crate) fn quality_failure(s: &QualitySignals) -> Option<&'static str> {
 /// The bit of `word` in the stop-word mask, if it is one.
 #[inline]
 pub(crate) fn stop_word_bit(word: &str) -> u8 {
-    if word.len() > 4 {
-        return 0;
-    }
-    match quality::STOP_WORDS.iter().position(|&w| w == word) {
-        Some(i) => 1 << i,
-        None => 0,
+    // A match on the literals (a length switch, then integer compares)
+    // rather than 8 string compares; `stop_word_bits_follow_the_list`
+    // checks it against quality::STOP_WORDS.
+    match word {
+        "the" => 1,
+        "be" => 1 << 1,
+        "to" => 1 << 2,
+        "of" => 1 << 3,
+        "and" => 1 << 4,
+        "that" => 1 << 5,
+        "have" => 1 << 6,
+        "with" => 1 << 7,
+        _ => 0,
     }
 }
 
@@ -237,72 +370,119 @@ pub(crate) fn repetition_signals(
     if total == 0 {
         return out;
     }
+    // At most this many lines or paragraphs.
+    let pieces = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
     // Paragraphs: `re.split(r"\n{2,}", text.strip())`.
-    let (paragraphs, dup_paragraphs, dup_para_chars) =
-        duplicates(split_runs(words::py_strip(text), 2), &mut scratch.seen);
+    let (paragraphs, dup_paragraphs, dup_para_chars) = duplicates(
+        split_runs(words::py_strip(text), 2),
+        pieces,
+        &mut scratch.seen,
+    );
     out.dup_para_frac = ratio(dup_paragraphs, paragraphs);
     out.dup_para_char_frac = ratio(dup_para_chars, total);
     // Lines: `re.split("\n+", text)`.
-    let (lines, dup_lines, dup_line_chars) = duplicates(split_runs(text, 1), &mut scratch.seen);
+    let (lines, dup_lines, dup_line_chars) =
+        duplicates(split_runs(text, 1), pieces, &mut scratch.seen);
     out.dup_line_frac = ratio(dup_lines, lines);
     out.dup_line_char_frac = ratio(dup_line_chars, total);
 
-    for (slot, &(n, _)) in out
-        .top_n_gram_char_frac
-        .iter_mut()
-        .zip(repetition::TOP_N_GRAMS.iter())
-    {
-        if tokens.len() < n {
-            continue;
-        }
-        n_gram_hashes(tokens, n, &mut scratch.grams);
-        scratch.counts.clear();
-        // (count, first index) per n-gram; the most frequent, first seen
-        // on a tie (Counter.most_common(1) keeps insertion order).
-        let mut best = (0u32, u32::MAX);
-        for (i, &h) in scratch.grams.iter().enumerate() {
-            let entry = scratch.counts.entry(h).or_insert((0, i as u32));
-            entry.0 += 1;
-            let candidate = *entry;
-            if candidate.0 > best.0 || (candidate.0 == best.0 && candidate.1 < best.1) {
-                best = candidate;
-            }
-        }
-        let first = best.1 as usize;
-        let chars: usize = tokens[first..first + n]
+    // The n-grams for n = 2 to 10, one n after the other, each pass
+    // looking only at the candidates: the positions whose n-gram may occur
+    // more than once. An n-gram repeats only if its first n - 1 words do,
+    // so the candidates of n are those of n - 1 whose (n-1)-gram occurs
+    // twice or more; every other n-gram occurs once, which is all the rules
+    // need to know of it (`find_all_duplicate` steps over it; the most
+    // frequent n-gram, when none repeats, is the first, once). A
+    // candidate's hash is extended by one word per n (`n_gram_hashes`).
+    let Scratch {
+        counts,
+        seen,
+        grams,
+        candidates,
+        slots,
+    } = scratch;
+    n_gram_hashes(tokens, 1, grams);
+    candidates.clear();
+    candidates.extend(0..tokens.len() as u32);
+    let chars_of = |first: usize, n: usize| -> usize {
+        tokens[first..first + n]
             .iter()
             .map(|t| t.chars as usize)
             .sum::<usize>()
-            + (n - 1);
-        *slot = ratio(chars * best.0 as usize, total);
-    }
-
-    for (slot, &(n, _)) in out
-        .dup_n_gram_char_frac
-        .iter_mut()
-        .zip(repetition::DUP_N_GRAMS.iter())
-    {
+    };
+    let mut hashed = 1;
+    for n in 2..=repetition::DUP_N_GRAMS[repetition::DUP_N_GRAMS.len() - 1].0 {
         if tokens.len() < n {
-            continue;
+            break;
         }
-        n_gram_hashes(tokens, n, &mut scratch.grams);
-        scratch.seen.clear();
-        // datatrove's `find_all_duplicate`: a repeated n-gram counts its
-        // characters and the scan jumps past it.
-        let mut repeated = 0usize;
-        let mut i = 0;
-        while i < scratch.grams.len() {
-            if scratch.seen.insert(scratch.grams[i]) {
-                i += 1;
-            } else {
-                repeated += tokens[i..i + n]
-                    .iter()
-                    .map(|t| t.chars as usize)
-                    .sum::<usize>();
-                i += n;
+        // Candidates with an n-gram, their hashes extended to it.
+        let last = (tokens.len() - n) as u32;
+        let keep = candidates.partition_point(|&c| c <= last);
+        candidates.truncate(keep);
+        for &c in candidates.iter() {
+            let c = c as usize;
+            for t in &tokens[c + hashed..c + n] {
+                grams[c] = extend_hash(grams[c], t.hash);
             }
         }
-        *slot = ratio(repeated, total);
+        hashed = n;
+        counts.clear(candidates.len());
+        slots.clear();
+        let mut most = 1;
+        for &c in candidates.iter() {
+            let (slot, count) = counts.count(grams[c as usize]);
+            slots.push(slot);
+            most = most.max(count);
+        }
+        // (count, first index) of the most frequent n-gram, the first seen
+        // on a tie (Counter.most_common(1) keeps insertion order): the
+        // first candidate with the highest count, or the first n-gram when
+        // none repeats. The candidates whose n-gram repeats stay.
+        let mut best = (1u32, 0u32);
+        let mut kept = 0;
+        for k in 0..candidates.len() {
+            let c = candidates[k];
+            let count = counts.count_at(slots[k], grams[c as usize]);
+            if count == most && most > 1 && best.0 == 1 {
+                best = (count, c);
+            }
+            if count > 1 {
+                candidates[kept] = c;
+                kept += 1;
+            }
+        }
+        candidates.truncate(kept);
+        if let Some(slot) = repetition::TOP_N_GRAMS
+            .iter()
+            .position(|&(top, _)| top == n)
+        {
+            let chars = chars_of(best.1 as usize, n) + (n - 1);
+            out.top_n_gram_char_frac[slot] = ratio(chars * best.0 as usize, total);
+        }
+        if let Some(slot) = repetition::DUP_N_GRAMS
+            .iter()
+            .position(|&(dup, _)| dup == n)
+        {
+            // datatrove's `find_all_duplicate`: a repeated n-gram counts
+            // its characters and the scan jumps past it; it steps over the
+            // n-grams that occur once.
+            seen.clear(candidates.len());
+            let mut repeated = 0usize;
+            let mut next = 0usize;
+            for &c in candidates.iter() {
+                let c = c as usize;
+                if c < next {
+                    continue;
+                }
+                if seen.insert(grams[c]) {
+                    next = c + 1;
+                } else {
+                    repeated += chars_of(c, n);
+                    next = c + n;
+                }
+            }
+            out.dup_n_gram_char_frac[slot] = ratio(repeated, total);
+        }
     }
     out
 }
@@ -378,12 +558,13 @@ pub(crate) fn split_runs(text: &str, min_run: usize) -> impl Iterator<Item = &st
 }
 
 /// datatrove's `find_duplicates`: (elements, repeated elements, characters
-/// of the repeated elements).
+/// of the repeated elements); `expected` is about the number of elements.
 pub(crate) fn duplicates<'a>(
     pieces: impl Iterator<Item = &'a str>,
-    seen: &mut HashedSet,
+    expected: usize,
+    seen: &mut HashTable,
 ) -> (usize, usize, usize) {
-    seen.clear();
+    seen.clear(expected);
     let (mut all, mut repeated, mut chars) = (0, 0, 0);
     for piece in pieces {
         all += 1;
@@ -395,13 +576,20 @@ pub(crate) fn duplicates<'a>(
     (all, repeated, chars)
 }
 
+/// One step of an n-gram's hash: the hash of the n-gram followed by a word
+/// whose hash is `word`.
+#[inline]
+fn extend_hash(h: u64, word: u64) -> u64 {
+    (h.rotate_left(23) ^ word).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
+
 /// The hash of every n-gram of `tokens`, in order.
 fn n_gram_hashes(tokens: &[Token], n: usize, out: &mut Vec<u64>) {
     out.clear();
     out.extend(tokens.windows(n).map(|window| {
-        window.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, t| {
-            (h.rotate_left(23) ^ t.hash).wrapping_mul(0xBF58_476D_1CE4_E5B9)
-        })
+        window
+            .iter()
+            .fold(0x9E37_79B9_7F4A_7C15u64, |h, t| extend_hash(h, t.hash))
     }));
 }
 
@@ -410,5 +598,165 @@ pub(crate) fn ratio(part: usize, whole: usize) -> f64 {
         0.0
     } else {
         part as f64 / whole as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(text: &str) -> Vec<Token> {
+        let mut out = Vec::new();
+        words::tokenize(text, &mut out, |_| {});
+        out
+    }
+
+    /// The n-gram passes as first written: every n-gram of every n
+    /// through std maps; what `repetition_signals` must equal.
+    fn n_gram_reference(text: &str, tokens: &[Token]) -> ([f64; 3], [f64; 6]) {
+        use std::collections::{HashMap, HashSet};
+        let total = words::char_len(text);
+        let chars = |first: usize, n: usize| -> usize {
+            tokens[first..first + n]
+                .iter()
+                .map(|t| t.chars as usize)
+                .sum()
+        };
+        let (mut top, mut dup) = ([0.0; 3], [0.0; 6]);
+        let mut grams = Vec::new();
+        for (slot, &(n, _)) in top.iter_mut().zip(&repetition::TOP_N_GRAMS) {
+            if tokens.len() < n {
+                continue;
+            }
+            n_gram_hashes(tokens, n, &mut grams);
+            let mut counts: HashMap<u64, (u32, u32)> = HashMap::new();
+            let mut best = (0u32, u32::MAX);
+            for (i, &h) in grams.iter().enumerate() {
+                let entry = counts.entry(h).or_insert((0, i as u32));
+                entry.0 += 1;
+                let candidate = *entry;
+                if candidate.0 > best.0 || (candidate.0 == best.0 && candidate.1 < best.1) {
+                    best = candidate;
+                }
+            }
+            *slot = ratio((chars(best.1 as usize, n) + n - 1) * best.0 as usize, total);
+        }
+        for (slot, &(n, _)) in dup.iter_mut().zip(&repetition::DUP_N_GRAMS) {
+            if tokens.len() < n {
+                continue;
+            }
+            n_gram_hashes(tokens, n, &mut grams);
+            let mut seen = HashSet::new();
+            let (mut repeated, mut i) = (0, 0);
+            while i < grams.len() {
+                if seen.insert(grams[i]) {
+                    i += 1;
+                } else {
+                    repeated += chars(i, n);
+                    i += n;
+                }
+            }
+            *slot = ratio(repeated, total);
+        }
+        (top, dup)
+    }
+
+    fn assert_n_grams_as_reference(text: &str, scratch: &mut Scratch) {
+        let t = tokens(text);
+        let s = repetition_signals(text, &t, scratch);
+        let (top, dup) = n_gram_reference(text, &t);
+        assert_eq!(s.top_n_gram_char_frac, top, "{text:?}");
+        assert_eq!(s.dup_n_gram_char_frac, dup, "{text:?}");
+    }
+
+    proptest::proptest! {
+        /// Few distinct words: n-grams repeat at every n, overlapping.
+        #[test]
+        fn n_gram_signals_equal_the_reference(words in proptest::collection::vec(0..4usize, 0..120)) {
+            let text: Vec<&str> = words.iter().map(|&w| ["a", "bb", "a.", "c"][w]).collect();
+            assert_n_grams_as_reference(&text.join(" "), &mut Scratch::default());
+        }
+    }
+
+    /// The gold texts of a shared dataset, through one reused scratch.
+    #[test]
+    fn dataset_n_gram_signals_equal_the_reference() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/datasets/daniel_dev/gold"
+        );
+        let mut scratch = Scratch::default();
+        let mut texts = 0;
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
+            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+            assert_n_grams_as_reference(&String::from_utf8_lossy(&bytes), &mut scratch);
+            texts += 1;
+        }
+        assert!(texts > 500, "{texts}");
+    }
+
+    #[test]
+    fn stop_word_bits_follow_the_list() {
+        for (i, word) in quality::STOP_WORDS.iter().enumerate() {
+            assert_eq!(stop_word_bit(word), 1 << i, "{word}");
+        }
+        for word in ["The", "th", "thee", "", "an", "with "] {
+            assert_eq!(stop_word_bit(word), 0, "{word}");
+        }
+    }
+
+    #[test]
+    fn hash_table_counts_grows_and_forgets_on_clear() {
+        let mut table = HashTable::default();
+        table.clear(1);
+        // Far more keys than the table was sized for, and keys equal in
+        // their low bits.
+        for round in 0..3u64 {
+            for k in 0..1000u64 {
+                let (slot, count) = table.count(k << 32);
+                assert_eq!(count, round as u32 + 1, "{k}");
+                assert_eq!(table.count_at(slot, k << 32), count);
+                assert_eq!(table.count_of(k << 32), count);
+            }
+        }
+        // A slot given before the table grew is looked up again.
+        assert_eq!(table.count_at(0, 7 << 32), 3);
+        assert_eq!(table.count_of(5000 << 32), 0);
+        assert_eq!(table.len, 1000);
+        table.clear(10);
+        assert!(table.insert(5 << 32));
+        assert!(!table.insert(5 << 32));
+        assert!(table.insert(6 << 32));
+        // The generation stamp wraps: the slots are really emptied.
+        table.generation = u32::MAX;
+        table.clear(10);
+        assert_eq!(table.generation, 1);
+        assert!(table.insert(5 << 32));
+    }
+
+    #[test]
+    fn repetition_passes_skipped_after_all_distinct_give_the_full_values() {
+        // Distinct 2-grams: the most frequent 3- and 4-grams are the first.
+        let text = "one two three four five six seven eight nine ten eleven twelve";
+        let t = tokens(text);
+        let s = repetition_signals(text, &t, &mut Scratch::default());
+        let total = words::char_len(text) as f64;
+        assert_eq!(
+            s.top_n_gram_char_frac[1],
+            "one two three".len() as f64 / total
+        );
+        assert_eq!(
+            s.top_n_gram_char_frac[2],
+            "one two three four".len() as f64 / total
+        );
+        assert_eq!(s.dup_n_gram_char_frac, [0.0; 6]);
+        // A repeated 6-gram: the 5-gram pass jumps, 6 and 7 count too.
+        let text = "a b c d e f x a b c d e f y";
+        let t = tokens(text);
+        let s = repetition_signals(text, &t, &mut Scratch::default());
+        let total = words::char_len(text) as f64;
+        assert_eq!(s.dup_n_gram_char_frac[0], 5.0 / total);
+        assert_eq!(s.dup_n_gram_char_frac[1], 6.0 / total);
+        assert_eq!(s.dup_n_gram_char_frac[2], 0.0);
     }
 }

@@ -156,10 +156,11 @@ pub struct Analyser {
     lang: bool,
     tokens: Vec<words::Token>,
     repetition: gopher::Scratch,
-    seen: gopher::HashedSet,
+    seen: gopher::HashTable,
     lower: String,
     simplified: String,
     scratch: String,
+    minhash: dedup::MinhashBuffers,
 }
 
 impl Analyser {
@@ -169,10 +170,11 @@ impl Analyser {
             lang: true,
             tokens: Vec::new(),
             repetition: gopher::Scratch::default(),
-            seen: gopher::HashedSet::default(),
+            seen: gopher::HashTable::default(),
             lower: String::new(),
             simplified: String::new(),
             scratch: String::new(),
+            minhash: dedup::MinhashBuffers::default(),
         }
     }
 
@@ -228,7 +230,7 @@ impl Analyser {
                 analysis.exact_key = Some(dedup::exact_key(&self.simplified));
             }
             if self.config.minhash {
-                analysis.minhash = dedup::minhash(&self.simplified, &mut self.scratch);
+                analysis.minhash = dedup::minhash(&self.simplified, &mut self.minhash);
             }
         }
         analysis

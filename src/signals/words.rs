@@ -379,7 +379,20 @@ fn ascii_segment_end(line: &[u8], start: usize) -> usize {
         }
         Wb::ALetter | Wb::Numeric | Wb::ExtendNumLet => {
             let mut state = first;
-            while let Some(next) = class(end) {
+            loop {
+                // WB5, WB8, WB9, WB10 (letters and digits after a letter
+                // or digit) over a run at once.
+                if matches!(state, Wb::ALetter | Wb::Numeric) {
+                    let run = line[end..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_alphanumeric())
+                        .count();
+                    if run > 0 {
+                        end += run;
+                        state = ASCII_WB[usize::from(line[end - 1] & 0x7f)];
+                    }
+                }
+                let Some(next) = class(end) else { break };
                 state = match (state, next) {
                     // WB5, WB8, WB9, WB10, WB13a, WB13b
                     (Wb::ALetter | Wb::Numeric, Wb::ALetter | Wb::Numeric)
@@ -434,7 +447,10 @@ impl<'a> Iterator for Words<'a> {
             }
             let end = self.glue(start, start + segment.len());
             let segment = &self.text[start..end];
-            if segment.len() > 3 && (segment.contains('\'') || segment.contains('\u{2019}')) {
+            // `'` or the first byte of `’`: a clitic is possible. (A byte
+            // loop: `str::contains` of a non-ASCII char sets up a substring
+            // search per call.)
+            if segment.len() > 3 && segment.bytes().any(|b| b == b'\'' || b == 0xE2) {
                 if let Some(split) = clitic_split(segment) {
                     self.pending = Some(&segment[split..]);
                     return Some(&segment[..split]);
@@ -457,6 +473,15 @@ impl Words<'_> {
                 return end;
             };
             if !left.is_alphanumeric() {
+                return end;
+            }
+            // Every joint below starts with one of these bytes (`–` and `—`
+            // with 0xE2): without one at `end`, there is nothing to glue,
+            // and the segments need not be looked ahead.
+            if !matches!(
+                self.text.as_bytes().get(end),
+                Some(b'-' | b':' | b'.' | b',' | b'/' | 0xE2)
+            ) {
                 return end;
             }
             let mut ahead = self.segments.clone();
@@ -553,6 +578,32 @@ pub(crate) const NON_SYMBOL: u8 = 1;
 /// The token has an alphabetic character (`str.isalpha`).
 pub(crate) const ALPHA: u8 = 2;
 
+/// [`NON_SYMBOL`] and [`ALPHA`] of each ASCII character: what
+/// `punctuation()` and `is_alpha` say of it (`ascii_flags_agree_with_classes`).
+static ASCII_FLAGS: [u8; 128] = {
+    const PUNCTUATION: &[u8] = b"!&\\#%+^]~';{|[=-`*$,><)?@_.\"}/:(";
+    let mut table = [NON_SYMBOL; 128];
+    let mut b = 0;
+    while b < 128 {
+        if b <= 8 || (b >= 11 && b <= 31) || b == 127 {
+            table[b] = 0;
+        }
+        let mut i = 0;
+        while i < PUNCTUATION.len() {
+            if PUNCTUATION[i] as usize == b {
+                table[b] = 0;
+            }
+            i += 1;
+        }
+        if (b >= b'a' as usize && b <= b'z' as usize) || (b >= b'A' as usize && b <= b'Z' as usize)
+        {
+            table[b] |= ALPHA;
+        }
+        b += 1;
+    }
+    table
+};
+
 /// Fills `out` with the tokens of `text`; calls `each` with every token's text.
 pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&str)) {
     out.clear();
@@ -560,13 +611,20 @@ pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&s
     for word in words(text) {
         let mut flags = 0;
         let mut chars = 0u32;
-        for c in word.chars() {
-            chars += 1;
-            if !punctuation.contains(c) {
-                flags |= NON_SYMBOL;
+        if word.is_ascii() {
+            chars = word.len() as u32;
+            for &b in word.as_bytes() {
+                flags |= ASCII_FLAGS[usize::from(b)];
             }
-            if is_alpha(c) {
-                flags |= ALPHA;
+        } else {
+            for c in word.chars() {
+                chars += 1;
+                if !punctuation.contains(c) {
+                    flags |= NON_SYMBOL;
+                }
+                if is_alpha(c) {
+                    flags |= ALPHA;
+                }
             }
         }
         out.push(Token {
@@ -695,6 +753,21 @@ mod tests {
         let lines: Vec<&str> = splitlines("a\r\nb\rc\n\nd\u{2028}e\n").collect();
         assert_eq!(lines, ["a", "b", "c", "", "d", "e"]);
         assert_eq!(splitlines("").count(), 0);
+    }
+
+    #[test]
+    fn ascii_flags_agree_with_classes() {
+        for b in 0..128u8 {
+            let c = char::from(b);
+            let mut flags = 0;
+            if !punctuation().contains(c) {
+                flags |= NON_SYMBOL;
+            }
+            if is_alpha(c) {
+                flags |= ALPHA;
+            }
+            assert_eq!(ASCII_FLAGS[usize::from(b)], flags, "{c:?}");
+        }
     }
 
     #[test]
