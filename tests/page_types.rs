@@ -127,3 +127,26 @@ fn an_article_beside_a_grid_of_teasers_stays_an_article() {
     );
     assert!(!text.contains("Steve Jobs Action Figure"), "{text}");
 }
+
+/// `GRID_LINKED_LINE`: cards whose title and teaser are one anchor hold no
+/// text besides their links, and the listing reading charged their
+/// anchors as links; as a grid of linked cards, their anchors are the
+/// content (F1 .04 and .06 before the rule).
+#[test]
+fn a_grid_of_linked_cards_is_read_whole() {
+    // WRAL's topic page: headline, teaser and byline in one link per card.
+    let (text, f1) = wcxb("dev-0205");
+    assert!(f1 > 0.9, "F1 {f1:.3}: {text}");
+    assert!(
+        text.contains("\nRenting a car could lead to your arrest\n"),
+        "{text}"
+    );
+    // NewsBreak's local news: a headline and a teaser per card.
+    let (text, f1) = wcxb("dev-0337");
+    assert!(f1 > 0.9, "F1 {f1:.3}: {text}");
+    // A box of short headlines beside a short article is no grid of
+    // linked cards: the article stays the text.
+    let text = daniel("20120117_finance.qq.com_445b");
+    assert!(text.starts_with("腾讯财经讯"), "{text}");
+    assert!(!text.contains("巴菲特股市必胜的六个投资方式"), "{text}");
+}

@@ -640,6 +640,16 @@ fn best_chain(parts: &[Parts], regions: &[Region], costs: Costs, trust: Trust) -
 /// article readings (a buying guide's bullets, an intro sentence) have
 /// none longer than 165.
 const GRID_PARAGRAPH: u32 = 200;
+/// A card whose text is all anchors (a linked title and teaser) is a
+/// card when it has two lines of text or more, of this many characters
+/// each on average (non-ASCII counted twice); and a grid whose lines of
+/// text are this long has its anchor text for content, not for links
+/// (titles and teasers, not a list of short links). Menus and lists of
+/// headlines have shorter lines (daniel_dev's `finance.qq.com` boxes of
+/// headlines: 29–34). On wcxb_dev's even half 30 and 40 move the same
+/// pages (listings .593 → .641); the odd half gains more at 30 (`dev-2961`,
+/// `dev-4495`), but 30 is at the length of the qq.com headlines.
+const GRID_LINKED_LINE: u32 = 40;
 /// A grid has at least this many cards.
 const GRID_MIN_CARDS: usize = 4;
 /// Each card of a grid holds at least this many characters of non-link
@@ -670,10 +680,22 @@ fn card_grid(html: &str, lines: &[Line], parts: &[Parts], article: &Reading) -> 
         return None;
     }
     let (first, last) = grid(html.as_bytes(), lines)?;
+    // The grid's anchors are its content when its lines of text are as
+    // long as a linked card's (titles and teasers, not a list of links).
+    let grid_lines = lines.get(first..=last).unwrap_or_default();
+    let (text, text_lines) = grid_lines.iter().fold((0, 0), |(text, n), l| {
+        (text + weighed(l), n + u32::from(l.content > 0))
+    });
+    let linked = text >= GRID_LINKED_LINE * text_lines;
     let mut grid = parts.to_vec();
-    for p in grid.get_mut(first..=last).unwrap_or_default() {
+    let chosen = grid.get_mut(first..=last).unwrap_or_default();
+    for (p, l) in chosen.iter_mut().zip(grid_lines) {
         p.declared_code += p.code;
         p.code = 0.0;
+        if linked {
+            p.text = f64::from(l.content);
+            p.links = 0.0;
+        }
         if p.mark == 1 {
             p.mark = 0;
         }
@@ -705,13 +727,19 @@ fn grid(html: &[u8], lines: &[Line]) -> Option<(usize, usize)> {
         .filter_map(|(i, l)| Some((shape(html.get(l.start as usize..l.end as usize)?)?, i)))
         .collect();
     opens.sort_unstable();
-    let text = |from: usize, to: usize| -> u32 {
+    // A block's non-link text, text (weighed), and lines with text.
+    let text = |from: usize, to: usize| -> (u32, u32, u32) {
         lines
             .get(from..to)
             .unwrap_or_default()
             .iter()
-            .map(|l| l.content.saturating_sub(l.link))
-            .sum()
+            .fold((0, 0, 0), |(own, all, n), l| {
+                (
+                    own + l.content.saturating_sub(l.link),
+                    all + weighed(l),
+                    n + u32::from(l.content > 0),
+                )
+            })
     };
     // The best grid so far: its text, first and last line.
     let mut best: Option<(u32, usize, usize)> = None;
@@ -737,8 +765,9 @@ fn grid(html: &[u8], lines: &[Line]) -> Option<(usize, usize)> {
                 None => (at + previous.unwrap_or(0)).min(lines.len()),
             };
             let len = end - at;
-            let own = text(at, end);
-            let card = own >= GRID_CARD_TEXT && len >= GRID_CARD_LINES;
+            let (own, all, text_lines) = text(at, end);
+            let linked = text_lines >= 2 && all >= GRID_LINKED_LINE * text_lines;
+            let card = (own >= GRID_CARD_TEXT || linked) && len >= GRID_CARD_LINES;
             let alike = previous.is_none_or(|p| len <= GRID_SPREAD * p && p <= GRID_SPREAD * len);
             if !card || !alike {
                 close(&mut run, at.saturating_sub(1));
@@ -746,8 +775,8 @@ fn grid(html: &[u8], lines: &[Line]) -> Option<(usize, usize)> {
             previous = Some(len);
             if card {
                 run = Some(match run {
-                    Some((first, cards, sum)) => (first, cards + 1, sum + own),
-                    None => (at, 1, own),
+                    Some((first, cards, sum)) => (first, cards + 1, sum + all),
+                    None => (at, 1, all),
                 });
             }
         }
@@ -780,6 +809,12 @@ fn shape(line: &[u8]) -> Option<u64> {
         hash = fnv(hash ^ u64::from(b' '), value.get(..len)?);
     }
     Some(hash)
+}
+
+/// A line's text characters, those outside ASCII counted twice (an
+/// ideogram is a word).
+fn weighed(line: &Line) -> u32 {
+    line.content + line.non_ascii
 }
 
 /// FNV-1a's offset basis.
