@@ -42,8 +42,8 @@
 //!   ([`LISTING_DECLARED_CODE_SHARE`]): there the layout of a grid of cards
 //!   is the content's own; nor, on a page whose article reading has no
 //!   paragraph, in a grid of cards (a run of alike blocks opened by the
-//!   same tag and class, each with text besides its links), which then
-//!   wins at [`GRID_SHARE`].
+//!   same tag and class, each with text besides its links or long lines
+//!   of linked text), which then wins at [`GRID_SHARE`].
 //!
 //! Pages whose markup outweighs their text many times over (utility-class
 //! CSS frameworks) have no positive line at all under DANAg; there the code
