@@ -40,7 +40,10 @@
 //!   fragment of a listing, and the listing reading is taken. The listing
 //!   reading charges no markup inside `<main>` or `<article>`
 //!   ([`LISTING_DECLARED_CODE_SHARE`]): there the layout of a grid of cards
-//!   is the content's own;
+//!   is the content's own; nor, on a page whose article reading has no
+//!   paragraph, in a grid of cards (a run of alike blocks opened by the
+//!   same tag and class, each with text besides its links or long lines
+//!   of linked text), which then wins at [`GRID_SHARE`];
 //! - **product pages and threads give blocks twice** (once per screen size,
 //!   a post quoted whole in a reply): after the choice of lines, a run of
 //!   paragraphs that repeats one given earlier, apart from it, is left out
@@ -168,11 +171,15 @@ pub(super) fn extract(
         drop_repeated_copies(sink.written_mut());
         return None;
     };
+    // A page with a grid of cards is read as a listing with the grid's
+    // markup free (see "Grids of cards" below).
+    let mut grid_parts = None;
     // A listing reading gives at most the page's text: when the article
     // reading gives its share of that, the listing cannot win and is not read.
     let listing = if article_text < LISTING_SHARE * page_text as f64 {
+        grid_parts = card_grid(html, lines, parts, &article);
         Reading::best(
-            parts,
+            grid_parts.as_deref_mut().unwrap_or(parts),
             regions,
             Costs {
                 link: LISTING_LINK_COST,
@@ -184,9 +191,15 @@ pub(super) fn extract(
     } else {
         None
     };
-    let reading = match listing {
-        Some(listing) if article_text < LISTING_SHARE * listing.text(lines, parts) => listing,
-        _ => article,
+    let (share, listing_parts) = match &grid_parts {
+        Some(grid) => (GRID_SHARE, &grid[..]),
+        None => (LISTING_SHARE, &parts[..]),
+    };
+    let (reading, parts) = match listing {
+        Some(listing) if article_text < share * listing.text(lines, listing_parts) => {
+            (listing, listing_parts)
+        }
+        _ => (article, &parts[..]),
     };
     let Chain { lo, hi, .. } = reading.chain;
     let (block, last) = reading.lines;
@@ -728,6 +741,220 @@ fn best_chain(parts: &[Parts], regions: &[Region], costs: Costs, trust: Trust) -
     best.map(|(value, lo, hi)| Chain { lo, hi, value })
 }
 
+// ---------------------------------------------------------------------------
+// Grids of cards.
+//
+// A listing or collection page (a shop's category, a site's archive of
+// stories) is a run of cards: each a linked title, a teaser or a price,
+// wrapped in several times its text in layout markup. Outside `<main>` and
+// `<article>` that markup outweighs the cards' text, so neither reading
+// finds the grid (REI's category pages: the article reading keeps the
+// buying guide under it, the listing reading a fragment). The cards give
+// themselves away by repeating: the line that opens a card opens every
+// card, with the same tag and class, and the cards are alike in length. A
+// run of such blocks that each hold text of their own besides anchor text
+// (a teaser, a price: what a menu's entries do not have) is a grid, and
+// the listing reading takes its markup for the cards' own, as inside
+// `<main>`. Only pages whose article reading has no paragraph are looked
+// at: an article's teasers are grids of cards too.
+// ---------------------------------------------------------------------------
+
+/// An article reading whose text holds a line of this many characters of
+/// non-link text (those outside ASCII counted twice: an ideogram is a
+/// word) has a paragraph: the page is an article, and the cards on it are
+/// teasers of other pages. A teaser or a card's description is shorter.
+/// At 200 the short news articles of daniel_dev beside teaser grids keep
+/// their article (their longest lines: 218–708); the category pages'
+/// article readings (a buying guide's bullets, an intro sentence) have
+/// none longer than 165.
+const GRID_PARAGRAPH: u32 = 200;
+/// A card whose text is all anchors (a linked title and teaser) is a
+/// card when it has two lines of text or more, of this many characters
+/// each on average (non-ASCII counted twice); and a grid whose lines of
+/// text are this long has its anchor text for content, not for links
+/// (titles and teasers, not a list of short links). Menus and lists of
+/// headlines have shorter lines (daniel_dev's `finance.qq.com` boxes of
+/// headlines: 29–34). On wcxb_dev's even half 30 and 40 move the same
+/// pages (listings .593 → .641); the odd half gains more at 30 (`dev-2961`,
+/// `dev-4495`), but 30 is at the length of the qq.com headlines.
+const GRID_LINKED_LINE: u32 = 40;
+/// A grid has at least this many cards.
+const GRID_MIN_CARDS: usize = 4;
+/// Each card of a grid holds at least this many characters of non-link
+/// text (a teaser, a price, a date): the entries of a menu hold none.
+const GRID_CARD_TEXT: u32 = 10;
+/// Each card of a grid spans at least this many lines (a title, a teaser,
+/// a price): a paragraph or a menu entry is a line.
+const GRID_CARD_LINES: usize = 3;
+/// The cards of a grid are alike: each spans at most this many times the
+/// lines of the one before it, and at least its share. Without it the
+/// blocks between repeats of a common tag (`<div>`, `<tr>`) made grids of
+/// whole pages.
+const GRID_SPREAD: usize = 2;
+/// A page with a grid is read as a listing when the article reading gives
+/// less than this share of the listing reading's text (with the grid's
+/// markup free). On wcxb_dev .2 and .22 move the same pages on the even
+/// half (collections .532 → .600); from .25 daniel_dev's short articles
+/// beside a grid of teasers are lost to the teasers (`kake.com`, .53).
+const GRID_SHARE: f64 = 0.2;
+
+/// The parts of the lines with the page's grid of cards ([`grid`]) made
+/// the cards' own: their markup counted as declared content's and the
+/// weak marks on them lifted (a grid outside the page's `<main>`). `None`
+/// when the article reading has a paragraph ([`GRID_PARAGRAPH`]) or the
+/// page no grid.
+fn card_grid(html: &str, lines: &[Line], parts: &[Parts], article: &Reading) -> Option<Vec<Parts>> {
+    if has_paragraph(lines, parts, article) {
+        return None;
+    }
+    let (first, last) = grid(html.as_bytes(), lines)?;
+    // The grid's anchors are its content when its lines of text are as
+    // long as a linked card's (titles and teasers, not a list of links).
+    let grid_lines = lines.get(first..=last).unwrap_or_default();
+    let (text, text_lines) = grid_lines.iter().fold((0, 0), |(text, n), l| {
+        (text + weighed(l), n + u32::from(l.content > 0))
+    });
+    let linked = text >= GRID_LINKED_LINE * text_lines;
+    let mut grid = parts.to_vec();
+    let chosen = grid.get_mut(first..=last).unwrap_or_default();
+    for (p, l) in chosen.iter_mut().zip(grid_lines) {
+        p.declared_code += p.code;
+        p.code = 0.0;
+        if linked {
+            p.text = f64::from(l.content);
+            p.links = 0.0;
+        }
+        if p.mark == 1 {
+            p.mark = 0;
+        }
+    }
+    Some(grid)
+}
+
+/// Whether the text of `reading` has a paragraph: a line of at least
+/// [`GRID_PARAGRAPH`] characters of non-link text, those outside ASCII
+/// counted twice.
+fn has_paragraph(lines: &[Line], parts: &[Parts], reading: &Reading) -> bool {
+    let (first, last) = reading.lines;
+    let chosen = lines.get(first..=last).unwrap_or_default();
+    let marks = parts.get(first..=last).unwrap_or_default();
+    chosen.iter().zip(marks).any(|(l, p)| {
+        !reading.marked(p) && l.content.saturating_sub(l.link) + l.non_ascii >= GRID_PARAGRAPH
+    })
+}
+
+/// The first and last line of the page's grid of cards, if it has one:
+/// of the runs of at least [`GRID_MIN_CARDS`] blocks opened by lines with
+/// the same tag and class ([`shape`]), each with [`GRID_CARD_TEXT`]
+/// characters of non-link text over [`GRID_CARD_LINES`] lines or more and
+/// alike in length ([`GRID_SPREAD`]), the one with the most non-link text.
+fn grid(html: &[u8], lines: &[Line]) -> Option<(usize, usize)> {
+    let mut opens: Vec<(u64, usize)> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| Some((shape(html.get(l.start as usize..l.end as usize)?)?, i)))
+        .collect();
+    opens.sort_unstable();
+    // A block's non-link text, text (weighed), and lines with text.
+    let text = |from: usize, to: usize| -> (u32, u32, u32) {
+        lines
+            .get(from..to)
+            .unwrap_or_default()
+            .iter()
+            .fold((0, 0, 0), |(own, all, n), l| {
+                (
+                    own + l.content.saturating_sub(l.link),
+                    all + weighed(l),
+                    n + u32::from(l.content > 0),
+                )
+            })
+    };
+    // The best grid so far: its text, first and last line.
+    let mut best: Option<(u32, usize, usize)> = None;
+    for same in opens.chunk_by(|a, b| a.0 == b.0) {
+        if same.len() < GRID_MIN_CARDS {
+            continue;
+        }
+        // The run of cards being read: its first line, cards and text.
+        let mut run: Option<(usize, usize, u32)> = None;
+        let mut close = |run: &mut Option<(usize, usize, u32)>, last: usize| {
+            if let Some((first, cards, sum)) = run.take() {
+                if cards >= GRID_MIN_CARDS && best.is_none_or(|(b, _, _)| sum > b) {
+                    best = Some((sum, first, last));
+                }
+            }
+        };
+        let mut previous: Option<usize> = None;
+        for (k, &(_, at)) in same.iter().enumerate() {
+            // A block runs to the next repeat; the last one is as long as
+            // the one before it.
+            let end = match same.get(k + 1) {
+                Some(&(_, next)) => next,
+                None => (at + previous.unwrap_or(0)).min(lines.len()),
+            };
+            let len = end - at;
+            let (own, all, text_lines) = text(at, end);
+            let linked = text_lines >= 2 && all >= GRID_LINKED_LINE * text_lines;
+            let card = (own >= GRID_CARD_TEXT || linked) && len >= GRID_CARD_LINES;
+            let alike = previous.is_none_or(|p| len <= GRID_SPREAD * p && p <= GRID_SPREAD * len);
+            if !card || !alike {
+                close(&mut run, at.saturating_sub(1));
+            }
+            previous = Some(len);
+            if card {
+                run = Some(match run {
+                    Some((first, cards, sum)) => (first, cards + 1, sum + all),
+                    None => (at, 1, all),
+                });
+            }
+        }
+        let last = same
+            .last()
+            .map_or(0, |&(_, at)| (at + previous.unwrap_or(0)).min(lines.len()));
+        close(&mut run, last.saturating_sub(1));
+    }
+    best.map(|(_, first, last)| (first, last))
+}
+
+/// A hash of the tag name and `class` of the tag a line opens with; `None`
+/// for a line that opens with text or a closing tag.
+fn shape(line: &[u8]) -> Option<u64> {
+    let start = line.iter().position(|b| !b.is_ascii_whitespace())?;
+    let tag = line.get(start..)?;
+    if tag.first() != Some(&b'<') || !tag.get(1).is_some_and(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let end = memchr::memchr(b'>', tag).unwrap_or(tag.len());
+    let tag = tag.get(1..end)?;
+    let name_end = tag
+        .iter()
+        .position(|b| b.is_ascii_whitespace() || *b == b'/')
+        .unwrap_or(tag.len());
+    let mut hash = fnv(FNV_START, tag.get(..name_end)?);
+    if let Some(at) = memchr::memmem::find(tag, b"class=\"") {
+        let value = tag.get(at + 7..)?;
+        let len = memchr::memchr(b'"', value).unwrap_or(value.len());
+        hash = fnv(hash ^ u64::from(b' '), value.get(..len)?);
+    }
+    Some(hash)
+}
+
+/// A line's text characters, those outside ASCII counted twice (an
+/// ideogram is a word).
+fn weighed(line: &Line) -> u32 {
+    line.content + line.non_ascii
+}
+
+/// FNV-1a's offset basis.
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a over `bytes`, from `hash`.
+fn fnv(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{Algorithm, Extractor};
@@ -1115,6 +1342,69 @@ mod tests {
         assert!(
             plus.starts_with("Paragraph 0") && plus.ends_with("topic of this page."),
             "{plus}"
+        );
+    }
+
+    #[test]
+    fn a_grid_is_a_run_of_alike_cards_with_text_of_their_own() {
+        use super::grid;
+        use crate::density::{Cleaning, LinkRule, Rules, Scratch};
+        let grid_of = |html: &str| {
+            let mut scratch = Scratch::default();
+            let rules = Rules {
+                links: LinkRule::Normalise,
+                cleaning: Cleaning::Furniture,
+            };
+            scratch.scan(html.as_bytes(), rules);
+            let text = |(first, last): (usize, usize)| {
+                let (a, b) = (scratch.lines[first].start, scratch.lines[last].end);
+                html[a as usize..b as usize].to_string()
+            };
+            grid(html.as_bytes(), &scratch.lines).map(text)
+        };
+        let card = |i: usize| {
+            format!(
+                "<li class=\"card\">\n<div class=\"img\"><img src=\"/{i}.jpg\"></div>\n\
+                 <a class=\"title\" href=\"/p/{i}\">Tent number {i}</a>\n\
+                 <div class=\"price\">${i}9.00, 4.5 stars</div>\n</li>\n"
+            )
+        };
+        let menu: String = (0..12)
+            .map(|i| format!("<li class=\"menu\"><a href=\"/m/{i}\">Menu entry {i}</a></li>\n"))
+            .collect();
+        let cards: String = (1..7).map(card).collect();
+        // The last card is taken to be as long as the one before it.
+        let html = format!(
+            "<body><ul>{menu}</ul><ul>{cards}</ul>\n{}<p>Footer text</p></body>",
+            "<div class=\"x\"></div>\n".repeat(4)
+        );
+        let found = grid_of(&html).expect("a grid");
+        assert!(
+            found.contains("Tent number 1<") && found.contains("$69.00"),
+            "{found}"
+        );
+        assert!(
+            !found.contains("Menu") && !found.contains("Footer"),
+            "{found}"
+        );
+        // Three cards are no grid; nor are cards without text of their own.
+        let three: String = (1..4).map(card).collect();
+        assert_eq!(grid_of(&format!("<body><ul>{three}</ul></body>")), None);
+        let bare = cards.replace("9.00, 4.5 stars", "");
+        assert_eq!(grid_of(&format!("<body><ul>{bare}</ul></body>")), None);
+        // Nor blocks of a common tag unlike in length.
+        let unlike: String = (1..7)
+            .map(|i| {
+                format!(
+                    "{}{}",
+                    card(i),
+                    "<div class=\"x\"></div>\n".repeat(i % 2 * 12)
+                )
+            })
+            .collect();
+        assert_eq!(
+            grid_of(&format!("<body><ul>{unlike}</ul></body>").replace("class=\"card\"", "")),
+            None
         );
     }
 }
