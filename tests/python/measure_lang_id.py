@@ -1,7 +1,7 @@
 """Language identifiers compared on the shared datasets' gold texts.
 
 Prints accuracy per language (gold texts of >= 50 words; Chinese and Japanese
-of any length) and speed in MB of text per second for: dana (whatlang, as
+of any length) and speed in MB of text per second for: dana (dana-lang: whatlang 0.18 forked, as
 `dana html --json --algorithm plain` reports it), CLD2 (pycld2, Common
 Crawl's labeller), and lingua (lingua-language-detector, the Python binding
 of the lingua Rust crate), all languages, high- and low-accuracy modes.
@@ -52,7 +52,7 @@ def main():
     results = {}
     start = time.perf_counter()
     pages = run_dana([g for g, _, _ in golds], "--algorithm", "plain")
-    results["dana (whatlang)"] = ([p["lang"] for p in pages], time.perf_counter() - start)
+    results["dana (dana-lang)"] = ([p["lang"] for p in pages], time.perf_counter() - start)
     for name, detect in [
         ("cld2", lambda t: cld2_code(t)[0]),
         ("lingua", lingua_detector(False)),
