@@ -1,32 +1,18 @@
 //! Language identification alone: upstream `whatlang` 0.18 against its fork
 //! `dana-lang` (what dana uses), on the texts dana extracts from the
-//! scrapinghub pages, cut as dana cuts them (the first 1 KiB) and short (the
-//! first 64 bytes: the fixed cost per text). Throughput is in bytes of text
+//! scrapinghub pages, cut as dana cuts them (the first `MAX_BYTES`) and short
+//! (the first 64 bytes: the fixed cost per text). Throughput is in bytes of text
 //! identified.
 
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use dana::signals::lang::MAX_BYTES;
-use dana::{Algorithm, Extractor};
-
-fn prefix(text: &str, max: usize) -> &str {
-    let mut end = text.len().min(max);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
+use dana::signals::lang::{head, MAX_BYTES};
 
 fn lang(c: &mut Criterion) {
-    let pages = common::scrapinghub_pages();
-    let mut extractor = Extractor::new(Algorithm::DEFAULT);
-    let texts: Vec<String> = pages
-        .iter()
-        .map(|raw| extractor.extract(raw, None).text.to_owned())
-        .collect();
-    for (name, max) in [("1KiB", MAX_BYTES), ("64B", 64)] {
-        let samples: Vec<&str> = texts.iter().map(|t| prefix(t, max)).collect();
+    let texts = common::scrapinghub_texts();
+    for (name, max) in [("sample", MAX_BYTES), ("64B", 64)] {
+        let samples: Vec<&str> = texts.iter().map(|t| head(t, max)).collect();
         let bytes: usize = samples.iter().map(|s| s.len()).sum();
         let mut group = c.benchmark_group(format!("lang-{name}"));
         group.throughput(Throughput::Bytes(bytes as u64));

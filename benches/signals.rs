@@ -14,11 +14,8 @@ use dana::{Algorithm, Extractor};
 
 fn signals(c: &mut Criterion) {
     let pages = common::scrapinghub_pages();
+    let texts = common::scrapinghub_texts();
     let mut extractor = Extractor::new(Algorithm::DEFAULT);
-    let texts: Vec<String> = pages
-        .iter()
-        .map(|raw| extractor.extract(raw, None).text.to_owned())
-        .collect();
     let bytes: usize = texts.iter().map(String::len).sum();
     let mut group = c.benchmark_group("signals-scrapinghub");
     group.throughput(Throughput::Bytes(bytes as u64));

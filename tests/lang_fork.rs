@@ -5,7 +5,7 @@
 //! random strings that mix scripts. A difference is a bug in the fork.
 
 use dana::eval::dataset::Dataset;
-use dana::signals::lang::MAX_BYTES;
+use dana::signals::lang::{head, MAX_BYTES};
 use dana::{Algorithm, Extractor};
 use proptest::prelude::*;
 
@@ -47,14 +47,6 @@ fn differ(text: &str) -> Option<String> {
     (!same).then(|| format!("whatlang {a:?}, dana-lang {b:?}"))
 }
 
-fn prefix(text: &str, max: usize) -> &str {
-    let mut end = text.len().min(max);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
-
 #[test]
 fn same_results_as_whatlang_on_every_shared_page() {
     let mut dirs: Vec<_> = std::fs::read_dir(SHARED)
@@ -74,9 +66,9 @@ fn same_results_as_whatlang_on_every_shared_page() {
             let gold =
                 String::from_utf8_lossy(&std::fs::read(&page.gold).expect("gold")).into_owned();
             for (what, t) in [
-                ("sample", prefix(&text, MAX_BYTES)),
+                ("sample", head(&text, MAX_BYTES)),
                 ("text", &text),
-                ("first 64 bytes", prefix(&text, 64)),
+                ("first 64 bytes", head(&text, 64)),
                 ("gold", &gold),
             ] {
                 texts += 1;
@@ -114,7 +106,7 @@ fn same_results_as_whatlang_on_long_repetitive_texts() {
         "ab ".repeat(5000),
     ];
     for text in &texts {
-        assert_eq!(differ(text), None, "{}…", prefix(text, 80));
+        assert_eq!(differ(text), None, "{}…", head(text, 80));
     }
     // Languages tied on the best score: whatlang's sort order decides.
     for text in ["a", "q", "ب", "ש", "क", "ж", "ab", "zz zz"] {

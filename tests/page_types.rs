@@ -3,25 +3,12 @@
 //! addanag-plus made for such pages, on a page of the shared datasets it
 //! fixes (ACCURACY.md §5–§7).
 
-use dana::eval::dataset::{read_text, Page};
+mod common;
+
+use common::shared_page;
 use dana::eval::Scorer;
 use dana::{Algorithm, Extractor};
 use std::path::Path;
-
-fn shared_page(dataset: &str, id: &str) -> (Vec<u8>, String) {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets")).join(dataset);
-    let page = Page {
-        id: id.to_string(),
-        html: root.join("html").join(format!("{id}.html.gz")),
-        gold: root.join("gold").join(format!("{id}.txt")),
-        meta: Default::default(),
-    };
-    let mut html = Vec::new();
-    page.read_html(&mut html).expect("shared page");
-    let mut buf = Vec::new();
-    let gold = read_text(&page.gold, &mut buf).expect("gold").to_string();
-    (html, gold)
-}
 
 /// The default algorithm's text of a wcxb_dev page and its word-level LCS
 /// F1 against the page's gold.

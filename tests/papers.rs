@@ -1,9 +1,10 @@
 //! Each algorithm's defining behaviour on small hand-made pages, as the papers
 //! describe it, and the encodings of real pages from the shared datasets.
 
-use dana::eval::dataset::{read_text, Page};
+mod common;
+
+use common::shared_page;
 use dana::{Algorithm, Extractor};
-use std::path::Path;
 
 fn extract(algorithm: Algorithm, html: &str) -> String {
     Extractor::new(algorithm)
@@ -116,21 +117,6 @@ fn headings_lists_and_entities_come_out_as_paragraphs() {
         "Café & Bar\nFirst paragraph, long enough to be content.\n\
          Item one of the list in the article\nItem two of the list in the article"
     );
-}
-
-fn shared_page(dataset: &str, id: &str) -> (Vec<u8>, String) {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets")).join(dataset);
-    let page = Page {
-        id: id.to_string(),
-        html: root.join("html").join(format!("{id}.html.gz")),
-        gold: root.join("gold").join(format!("{id}.txt")),
-        meta: Default::default(),
-    };
-    let mut html = Vec::new();
-    page.read_html(&mut html).expect("shared page");
-    let mut buf = Vec::new();
-    let gold = read_text(&page.gold, &mut buf).expect("gold").to_string();
-    (html, gold)
 }
 
 /// The longest line of the gold text: it must come out whatever the encoding.

@@ -25,3 +25,14 @@ pub fn scrapinghub_pages() -> Vec<Vec<u8>> {
         })
         .collect()
 }
+
+/// The default algorithm's text of every scrapinghub page, in file-name
+/// order.
+#[allow(dead_code)] // not every benchmark that includes this module calls it
+pub fn scrapinghub_texts() -> Vec<String> {
+    let mut extractor = dana::Extractor::new(dana::Algorithm::DEFAULT);
+    scrapinghub_pages()
+        .iter()
+        .map(|raw| extractor.extract(raw, None).text.to_owned())
+        .collect()
+}

@@ -258,6 +258,20 @@ fn shingle_words(simplified: &str) -> impl Iterator<Item = &str> {
         })
 }
 
+/// The tokens the shingles are made of: [`shingle_words`], with a unit
+/// split off the number before it as spaCy does (`0km` -> `0` `km`).
+fn shingle_units(simplified: &str) -> impl Iterator<Item = &str> {
+    shingle_words(simplified).flat_map(|word| {
+        let unit = word.strip_prefix('0').filter(|rest| UNITS.contains(rest));
+        match unit {
+            Some(unit) => [Some(&word[..1]), Some(unit)],
+            None => [Some(word), None],
+        }
+        .into_iter()
+        .flatten()
+    })
+}
+
 /// `x % MERSENNE_PRIME` without a division: with `x = hi * 2^61 + lo` and
 /// `2^61 ≡ 1`, `x ≡ hi + lo`, which is below `2 * MERSENNE_PRIME`.
 #[inline(always)]
@@ -285,17 +299,7 @@ pub fn minhash(simplified: &str, buffers: &mut MinhashBuffers) -> Option<Vec<u64
     hashes.clear();
     let mut window: [&str; SHINGLE_WORDS] = [""; SHINGLE_WORDS];
     let mut words = 0usize;
-    let split_units = shingle_words(simplified).flat_map(|word| {
-        // spaCy splits a unit off the number before it (`0km` -> `0` `km`).
-        let unit = word.strip_prefix('0').filter(|rest| UNITS.contains(rest));
-        match unit {
-            Some(unit) => [Some(&word[..1]), Some(unit)],
-            None => [Some(word), None],
-        }
-        .into_iter()
-        .flatten()
-    });
-    for word in split_units {
+    for word in shingle_units(simplified) {
         window.copy_within(1.., 0);
         window[SHINGLE_WORDS - 1] = word;
         words += 1;
@@ -447,17 +451,7 @@ mod tests {
         // Byte offsets of the words' starts and ends.
         let mut window: std::collections::VecDeque<&str> =
             std::collections::VecDeque::with_capacity(SHINGLE_WORDS);
-        let split_units = shingle_words(simplified).flat_map(|word| {
-            // spaCy splits a unit off the number before it (`0km` -> `0` `km`).
-            let unit = word.strip_prefix('0').filter(|rest| UNITS.contains(rest));
-            match unit {
-                Some(unit) => [Some(&word[..1]), Some(unit)],
-                None => [Some(word), None],
-            }
-            .into_iter()
-            .flatten()
-        });
-        for word in split_units {
+        for word in shingle_units(simplified) {
             if window.len() == SHINGLE_WORDS {
                 window.pop_front();
             }

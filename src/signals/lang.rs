@@ -31,15 +31,21 @@ pub struct Language {
 
 /// The language of `text`, if it has letters enough to tell.
 pub fn identify(text: &str) -> Option<Language> {
-    let mut end = text.len().min(MAX_BYTES);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let info = dana_lang::detect(&text[..end])?;
+    let info = dana_lang::detect(head(text, MAX_BYTES))?;
     Some(Language {
         code: code(info.lang()),
         score: info.confidence(),
     })
+}
+
+/// The first `max` bytes of `text` at most, cut at a character boundary:
+/// with `MAX_BYTES`, the sample [`identify`] reads.
+pub fn head(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// ISO 639-1 (else 639-3) code of a whatlang language.

@@ -1,0 +1,20 @@
+//! Helpers shared by the integration tests that read the shared datasets.
+
+use dana::eval::dataset::{read_text, Page};
+use std::path::Path;
+
+/// The HTML (gunzipped) and gold text of page `id` of a shared dataset.
+pub fn shared_page(dataset: &str, id: &str) -> (Vec<u8>, String) {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets")).join(dataset);
+    let page = Page {
+        id: id.to_string(),
+        html: root.join("html").join(format!("{id}.html.gz")),
+        gold: root.join("gold").join(format!("{id}.txt")),
+        meta: Default::default(),
+    };
+    let mut html = Vec::new();
+    page.read_html(&mut html).expect("shared page");
+    let mut buf = Vec::new();
+    let gold = read_text(&page.gold, &mut buf).expect("gold").to_string();
+    (html, gold)
+}
