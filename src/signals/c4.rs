@@ -215,7 +215,7 @@ fn sentences(line: &str) -> usize {
     let terminal = words::terminal();
     let mut count = 0;
     let mut seen_terminal = false;
-    for token in words::words(line) {
+    words::for_each_word(line, |token| {
         let mut chars = token.chars();
         let first = chars.next();
         let single_terminal = match (first, chars.next()) {
@@ -225,14 +225,13 @@ fn sentences(line: &str) -> usize {
         if count == 0 {
             count = 1;
         }
-        let punct = token.chars().all(words::is_punct);
-        if seen_terminal && !punct && !single_terminal {
+        if seen_terminal && !single_terminal && !token.chars().all(words::is_punct) {
             count += 1;
             seen_terminal = false;
         } else if single_terminal {
             seen_terminal = true;
         }
-    }
+    });
     count
 }
 

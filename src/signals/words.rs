@@ -604,11 +604,175 @@ static ASCII_FLAGS: [u8; 128] = {
     table
 };
 
+/// Calls `emit` with every token of [`words`]`(text)`, in order: the same
+/// tokens (`for_each_word_equals_words` and the dataset test compare them),
+/// faster on ASCII.
+///
+/// No token spans a break after a line feed or a space break (see
+/// [`segments`]): the character before such a break is a space or a line
+/// feed, which neither ends a token that could be glued on nor is a full
+/// stop of an ellipsis. So the text is cut there into stretches as
+/// [`segments`] cuts it: a stretch of ASCII is tokenized by [`ascii_words`]
+/// in one pass over its bytes; the stretch around a non-ASCII character by
+/// [`words`] itself.
+pub(crate) fn for_each_word<'a>(text: &'a str, mut emit: impl FnMut(&'a str)) {
+    let bytes = text.as_bytes();
+    let cut_before = |i: usize| bytes[i - 1] == b'\n' || space_break(bytes, i);
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let Some(wide) = first_non_ascii(&bytes[pos..]).map(|w| pos + w) else {
+            ascii_words(text, pos, bytes.len(), &mut emit);
+            return;
+        };
+        let start = (pos + 1..=wide)
+            .rev()
+            .find(|&i| cut_before(i))
+            .unwrap_or(pos);
+        ascii_words(text, pos, start, &mut emit);
+        let end = (wide + 1..bytes.len())
+            .find(|&i| cut_before(i))
+            .unwrap_or(bytes.len());
+        words(&text[start..end]).for_each(&mut emit);
+        pos = end;
+    }
+}
+
+/// The offset of the first byte of `bytes` that is not ASCII, eight bytes
+/// at a time.
+#[inline]
+fn first_non_ascii(bytes: &[u8]) -> Option<usize> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let high = word & HIGH;
+        if high != 0 {
+            return Some(at + (high.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b >= 0x80)
+        .map(|i| at + i)
+}
+
+/// What [`ascii_words`] does at a byte that starts a segment.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Start {
+    /// Python's whitespace: a segment of it is no token.
+    Space,
+    /// A letter, digit or `_`: a word segment ([`ascii_segment_end`]).
+    Word,
+    /// A full stop: an ellipsis token with the full stops after it.
+    Dot,
+    /// Any other character: a token of one character.
+    Other,
+}
+
+static ASCII_START: [Start; 128] = {
+    let mut table = [Start::Other; 128];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = match ascii_wb(b as u8) {
+            Wb::ALetter | Wb::Numeric | Wb::ExtendNumLet => Start::Word,
+            _ if b == b'.' as usize => Start::Dot,
+            // \t \n \x0b \x0c \r \x1c-\x1f and space: `is_py_space`.
+            _ if (b >= 0x09 && b <= 0x0d) || (b >= 0x1c && b <= 0x20) => Start::Space,
+            _ => Start::Other,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The tokens of `text[start..end]`, ASCII cut at breaks (see
+/// [`for_each_word`]), as [`Words`] gives them, in one pass: spaces are
+/// stepped over, a word segment is glued on as [`Words::glue`] does and its
+/// clitic split off, a run of full stops is one token, any other character
+/// is a token.
+fn ascii_words<'a>(text: &'a str, start: usize, end: usize, emit: &mut impl FnMut(&'a str)) {
+    let bytes = &text.as_bytes()[..end];
+    let mut i = start;
+    while i < end {
+        match ASCII_START[usize::from(bytes[i] & 0x7f)] {
+            Start::Space => i += 1,
+            Start::Word => {
+                let word_end = ascii_glue(bytes, i, ascii_segment_end(bytes, i));
+                let word = &text[i..word_end];
+                match (word.len() > 3 && word.as_bytes().contains(&b'\''))
+                    .then(|| clitic_split(word))
+                    .flatten()
+                {
+                    Some(split) => {
+                        emit(&word[..split]);
+                        emit(&word[split..]);
+                    }
+                    None => emit(word),
+                }
+                i = word_end;
+            }
+            Start::Dot => {
+                let dots = bytes[i..].iter().take_while(|&&b| b == b'.').count();
+                emit(&text[i..i + dots]);
+                i += dots;
+            }
+            Start::Other => {
+                emit(&text[i..i + 1]);
+                i += 1;
+            }
+        }
+    }
+}
+
+/// [`Words::glue`] on ASCII: the end of the token `bytes[start..end]`
+/// (a word segment) after the joints spaCy keeps. In ASCII every joint
+/// (`-` `:` `.` `,` `/`) is a segment of its own, and so is a full stop
+/// after it; the segment after a joint that glues starts with a letter or
+/// digit, so it is a word segment.
+#[inline]
+fn ascii_glue(bytes: &[u8], start: usize, mut end: usize) -> usize {
+    loop {
+        let left = bytes[end - 1];
+        if !left.is_ascii_alphanumeric() {
+            return end;
+        }
+        let Some(&joint) = bytes.get(end) else {
+            return end;
+        };
+        if !matches!(joint, b'-' | b':' | b'.' | b',' | b'/') {
+            return end;
+        }
+        if joint == b'.' {
+            let word = &bytes[start..end];
+            let ellipsis = bytes.get(end + 1) == Some(&b'.');
+            let single_letter = word.len() == 1 && word[0].is_ascii_alphabetic();
+            if !ellipsis && (single_letter || (word.contains(&b'.') && !word.ends_with(b"."))) {
+                return end + 1;
+            }
+        }
+        let Some(&first) = bytes.get(end + 1) else {
+            return end;
+        };
+        let glued = match joint {
+            b'-' => first.is_ascii_digit() && !left.is_ascii_digit(),
+            b'/' => first.is_ascii_alphanumeric(),
+            _ => first.is_ascii_digit(),
+        };
+        if !glued {
+            return end;
+        }
+        end = ascii_segment_end(bytes, end + 1);
+    }
+}
+
 /// Fills `out` with the tokens of `text`; calls `each` with every token's text.
 pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&str)) {
     out.clear();
     let punctuation = punctuation();
-    for word in words(text) {
+    for_each_word(text, |word| {
         let mut flags = 0;
         let mut chars = 0u32;
         if word.is_ascii() {
@@ -633,7 +797,7 @@ pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&s
             flags,
         });
         each(word);
-    }
+    });
 }
 
 #[cfg(test)]
@@ -669,7 +833,46 @@ mod tests {
         }
     }
 
+    fn assert_words_equal(text: &str) {
+        let mut fast = Vec::new();
+        for_each_word(text, |w| fast.push(w));
+        let plain: Vec<&str> = words(text).collect();
+        assert_eq!(fast, plain, "{text:?}");
+    }
+
+    #[test]
+    fn for_each_word_equals_words() {
+        for text in [
+            "",
+            ".",
+            "a",
+            "U.S. e.g. J. Smith... a..b 1.5 1.. ...a a.1 1.a x.y.z.",
+            "GLP-1s, 5-10 mg/23 and/or 2019-2020 (e-mail) a-1 1-a a:1 a,1 a/b/c 10.1155/2024",
+            "don't It's O'Neil they're y'all's 'tis rock'n'roll I'd ab'c",
+            "tabs\tand  many   spaces\x0bvt\x0cff\r\nnext\x1c\x1fx\x00y\x7f_a a_ __",
+            "caf\u{e9} na\u{ef}ve it\u{2019}s don\u{2019}t 5\u{2013}10 \u{2014}dash\u{2014} x",
+            "ascii line\nnon-ascii \u{e9}l\u{e8}ve.\nascii again...\r\n\u{301}start mark\n",
+            "\u{4e2d}\u{6587}\u{5206}\u{8bcd}\u{3002} a.b \u{30ab}\u{30bf} 1_\u{30ab} end.",
+            "x\r",
+            "ends in a space ",
+        ] {
+            assert_words_equal(text);
+        }
+    }
+
     proptest! {
+        #[test]
+        fn for_each_word_equals_words_on_ascii(text in "[a-zA-Z0-9 .,;:'\"_\r\n\t\x0b\x0c!#/$()-]{0,80}") {
+            assert_words_equal(&text);
+        }
+
+        #[test]
+        fn for_each_word_equals_words_on_mixed(
+            text in "[aZ9 .,;:'_/\r\n-]{0,10}([\u{e9}\u{2019}\u{2013}\u{2014}\u{301}\u{200d}\u{4e2d}\u{30ab}\u{5d0}\u{85}\u{2028}\u{a0}\u{3000}\u{ff10}][aZ9 .,;:'_/\r\n-]{0,6}){0,12}"
+        ) {
+            assert_words_equal(&text);
+        }
+
         #[test]
         fn ascii_segments_equal_unicode_segmentation(text in "[a-zA-Z0-9 .,;:'\"_\r\n\t\x0b\x0c!#/$-]{0,80}") {
             assert_segments_equal(&text);
@@ -684,7 +887,8 @@ mod tests {
     }
 
     /// Every gold text and every text dana extracts from the shared
-    /// datasets' pages is segmented as `unicode-segmentation` segments it.
+    /// datasets' pages is segmented as `unicode-segmentation` segments it,
+    /// and [`for_each_word`] gives the tokens of [`words`].
     #[test]
     fn dataset_texts_segment_as_unicode_segmentation() {
         use std::io::Read;
@@ -712,6 +916,9 @@ mod tests {
                     };
                     let same = segments(&text).eq(text.split_word_bound_indices());
                     assert!(same, "{}", path.display());
+                    let mut fast = Vec::new();
+                    for_each_word(&text, |w| fast.push(w));
+                    assert!(fast.iter().copied().eq(words(&text)), "{}", path.display());
                     texts += 1;
                 }
             }
