@@ -308,3 +308,62 @@ fn lorem_ipsum_test_pages_fail_c4() {
         .count();
     assert_eq!(failing, lorem.len());
 }
+
+/// `analyse_or_drop` (what `--filter` runs) drops a text exactly when the
+/// whole analysis has a failure among the sets, under the same rule, and
+/// keeps it with the same analysis otherwise: on the gold texts of every
+/// dataset (most pass or fail on the first set) and on crafted texts, for
+/// several orders of the sets.
+#[test]
+fn analyse_or_drop_decides_as_the_whole_analysis() {
+    let mut texts: Vec<String> = ["scrapinghub", "wcxb_dev", "daniel_dev", "readability_tests"]
+        .into_iter()
+        .flat_map(gold_texts)
+        .map(|(_, text)| text)
+        .collect();
+    texts.extend(["", "word", GOOD].map(str::to_owned));
+    texts.push(format!("{GOOD}\n").repeat(3));
+    let orders: [&[RuleSet]; 4] = [
+        &[RuleSet::Gopher, RuleSet::C4, RuleSet::FineWeb],
+        &[RuleSet::FineWeb, RuleSet::C4, RuleSet::Gopher],
+        &[RuleSet::GopherRepetition, RuleSet::GopherQuality],
+        &[RuleSet::C4],
+    ];
+    let config = Config {
+        signals: true,
+        minhash: true,
+    };
+    let mut whole = Analyser::new(config);
+    let mut lazy = Analyser::new(config);
+    let mut lean = Analyser::new(Config {
+        signals: false,
+        minhash: false,
+    });
+    let (mut dropped, mut kept) = (0, 0);
+    for text in &texts {
+        let expected = whole.analyse(text);
+        let json = serde_json::to_string(&expected).unwrap();
+        for sets in orders {
+            let failure = expected.filters.unwrap().first_failure(sets);
+            match lazy.analyse_or_drop(text, sets) {
+                Err(got) => {
+                    assert_eq!(Some(got), failure, "{sets:?} {text:.80?}");
+                    dropped += 1;
+                }
+                Ok(got) => {
+                    assert_eq!(failure, None, "{sets:?} {text:.80?}");
+                    assert_eq!(serde_json::to_string(&got).unwrap(), json);
+                    kept += 1;
+                }
+            }
+            let lean_decision = lean.analyse_or_drop(text, sets).map(|a| {
+                assert!(a.signals.is_none() && a.filters.is_none() && a.exact_key.is_none());
+            });
+            assert_eq!(lean_decision.err(), failure, "{sets:?} {text:.80?}");
+        }
+    }
+    assert!(
+        dropped > 1000 && kept > 1000,
+        "dropped {dropped}, kept {kept}"
+    );
+}

@@ -125,8 +125,6 @@ pub(super) struct Worker {
     decoder: PayloadDecoder,
     formatter: Formatter,
     analyser: Analyser,
-    /// Write the signals, filters and exact key (else only computed to filter).
-    write_signals: bool,
     minhash: bool,
     filter: Vec<RuleSet>,
     max_record_bytes: usize,
@@ -147,8 +145,10 @@ impl Worker {
             decoder: PayloadDecoder::default(),
             formatter: options.formatter,
             analyser: {
+                // `--filter` alone computes only the rule sets it names
+                // (`Analyser::analyse_or_drop`).
                 let analyser = Analyser::new(crate::signals::Config {
-                    signals: options.signals.signals || !options.signals.filter.is_empty(),
+                    signals: options.signals.signals,
                     minhash: options.signals.minhash,
                 });
                 if options.signals.no_lang {
@@ -157,7 +157,6 @@ impl Worker {
                     analyser
                 }
             },
-            write_signals: options.signals.signals,
             minhash: options.signals.minhash,
             filter: options.signals.filter.clone(),
             max_record_bytes: usize::try_from(options.max_record_bytes).unwrap_or(usize::MAX),
@@ -230,15 +229,16 @@ impl Worker {
         let charset = content_type.and_then(http::charset);
         let algorithm = self.extractor.algorithm();
         let extraction = self.extractor.extract(payload, charset);
-        let analysis = self.analyser.analyse(extraction.text);
-        if let Some((set, rule)) = analysis.filters.and_then(|f| f.first_failure(&self.filter)) {
-            return Outcome::Skipped(filter_reason(set, rule));
-        }
-        let signals = if self.write_signals {
-            analysis.signals.as_ref().map(signals_value)
+        let analysis = if self.filter.is_empty() {
+            self.analyser.analyse(extraction.text)
         } else {
-            None
+            match self.analyser.analyse_or_drop(extraction.text, &self.filter) {
+                Ok(analysis) => analysis,
+                Err((set, rule)) => return Outcome::Skipped(filter_reason(set, rule)),
+            }
         };
+        // Present with `--signals` only (the analyser's `Config`).
+        let signals = analysis.signals.as_ref().map(signals_value);
         let page = Page {
             url: &job.url,
             warc_record_id: &job.record_id,
@@ -256,8 +256,8 @@ impl Worker {
             lang: analysis.lang,
             lang_score: analysis.lang_score,
             signals: signals.as_ref(),
-            filters: analysis.filters.filter(|_| self.write_signals),
-            exact_key: analysis.exact_key.filter(|_| self.write_signals),
+            filters: analysis.filters,
+            exact_key: analysis.exact_key,
             minhash: self.minhash.then_some(analysis.minhash.as_deref()),
         };
         match self.formatter.render(&page) {

@@ -188,6 +188,51 @@ impl Analyser {
 
     /// The analysis of `text`.
     pub fn analyse(&mut self, text: &str) -> Analysis {
+        self.finish(text, Parts::default())
+    }
+
+    /// The analysis of `text` in a run that drops the texts failing a rule
+    /// set of `sets` (`--filter`): `Err((rule set, rule))` for the first
+    /// failure in the order of `sets` (as [`Filters::first_failure`] names
+    /// it), else the analysis [`Analyser::analyse`] gives. The rule sets
+    /// are computed one after the other and the first failure ends the
+    /// work: a dropped text needs neither the other rule sets, nor its
+    /// language, nor its keys. The rule sets of `sets` are computed even
+    /// when the [`Config`] leaves the signals out; a kept text then has
+    /// them in neither `signals` nor `filters`.
+    pub fn analyse_or_drop(
+        &mut self,
+        text: &str,
+        sets: &[RuleSet],
+    ) -> Result<Analysis, (&'static str, &'static str)> {
+        let mut parts = Parts::default();
+        for &set in sets {
+            let failure = match set {
+                RuleSet::Gopher => self
+                    .gopher_quality(text, &mut parts)
+                    .map(|rule| ("gopher_quality", rule))
+                    .or_else(|| {
+                        self.gopher_repetition(text, &mut parts)
+                            .map(|rule| ("gopher_repetition", rule))
+                    }),
+                RuleSet::GopherQuality => self
+                    .gopher_quality(text, &mut parts)
+                    .map(|rule| ("gopher_quality", rule)),
+                RuleSet::GopherRepetition => self
+                    .gopher_repetition(text, &mut parts)
+                    .map(|rule| ("gopher_repetition", rule)),
+                RuleSet::C4 => self.c4(text, &mut parts).map(|rule| ("c4", rule)),
+                RuleSet::FineWeb => self.fineweb(text, &mut parts).map(|rule| ("fineweb", rule)),
+            };
+            if let Some(failure) = failure {
+                return Err(failure);
+            }
+        }
+        Ok(self.finish(text, parts))
+    }
+
+    /// The analysis, with the rule sets `parts` holds already.
+    fn finish(&mut self, text: &str, mut parts: Parts) -> Analysis {
         let language = if self.lang {
             lang::identify(text)
         } else {
@@ -202,27 +247,26 @@ impl Analyser {
             minhash: None,
         };
         if self.config.signals {
-            let mut stop_words = 0u8;
-            words::tokenize(text, &mut self.tokens, |w| {
-                stop_words |= gopher::stop_word_bit(w)
-            });
-            let signals = Signals {
-                gopher_quality: gopher::quality_signals(text, &self.tokens, stop_words),
-                gopher_repetition: gopher::repetition_signals(
-                    text,
-                    &self.tokens,
-                    &mut self.repetition,
-                ),
-                c4: c4::signals(text, &mut self.lower),
-                fineweb: fineweb::signals(text, self.tokens.len(), &mut self.seen),
-            };
-            analysis.filters = Some(Filters {
-                gopher_quality: gopher::quality_failure(&signals.gopher_quality),
-                gopher_repetition: gopher::repetition_failure(text, &signals.gopher_repetition),
-                c4: c4::failure(&signals.c4),
-                fineweb: fineweb::failure(&signals.fineweb),
-            });
-            analysis.signals = Some(signals);
+            self.gopher_quality(text, &mut parts);
+            self.gopher_repetition(text, &mut parts);
+            self.c4(text, &mut parts);
+            self.fineweb(text, &mut parts);
+            if let (Some(quality), Some(repetition), Some(c4), Some(fineweb)) =
+                (parts.quality, parts.repetition, parts.c4, parts.fineweb)
+            {
+                analysis.filters = Some(Filters {
+                    gopher_quality: quality.1,
+                    gopher_repetition: repetition.1,
+                    c4: c4.1,
+                    fineweb: fineweb.1,
+                });
+                analysis.signals = Some(Signals {
+                    gopher_quality: quality.0,
+                    gopher_repetition: repetition.0,
+                    c4: c4.0,
+                    fineweb: fineweb.0,
+                });
+            }
         }
         if self.config.signals || self.config.minhash {
             dedup::simplify(text, &mut self.simplified, &mut self.scratch);
@@ -235,6 +279,74 @@ impl Analyser {
         }
         analysis
     }
+
+    /// The words of `text` in `self.tokens` (once per text), and the stop
+    /// words among them.
+    fn tokens(&mut self, text: &str, parts: &mut Parts) -> u8 {
+        if let Some(stop_words) = parts.stop_words {
+            return stop_words;
+        }
+        let mut stop_words = 0u8;
+        words::tokenize(text, &mut self.tokens, |w| {
+            stop_words |= gopher::stop_word_bit(w)
+        });
+        parts.stop_words = Some(stop_words);
+        stop_words
+    }
+
+    /// Gopher quality's first failure (computed once per text).
+    fn gopher_quality(&mut self, text: &str, parts: &mut Parts) -> Option<&'static str> {
+        if parts.quality.is_none() {
+            let stop_words = self.tokens(text, parts);
+            let signals = gopher::quality_signals(text, &self.tokens, stop_words);
+            let failure = gopher::quality_failure(&signals);
+            parts.quality = Some((signals, failure));
+        }
+        parts.quality.as_ref().and_then(|(_, failure)| *failure)
+    }
+
+    /// Gopher repetition's first failure (computed once per text).
+    fn gopher_repetition(&mut self, text: &str, parts: &mut Parts) -> Option<&'static str> {
+        if parts.repetition.is_none() {
+            self.tokens(text, parts);
+            let signals = gopher::repetition_signals(text, &self.tokens, &mut self.repetition);
+            let failure = gopher::repetition_failure(text, &signals);
+            parts.repetition = Some((signals, failure));
+        }
+        parts.repetition.as_ref().and_then(|(_, failure)| *failure)
+    }
+
+    /// C4's failure (computed once per text).
+    fn c4(&mut self, text: &str, parts: &mut Parts) -> Option<&'static str> {
+        if parts.c4.is_none() {
+            let signals = c4::signals(text, &mut self.lower);
+            let failure = c4::failure(&signals);
+            parts.c4 = Some((signals, failure));
+        }
+        parts.c4.as_ref().and_then(|(_, failure)| *failure)
+    }
+
+    /// FineWeb's first failure (computed once per text).
+    fn fineweb(&mut self, text: &str, parts: &mut Parts) -> Option<&'static str> {
+        if parts.fineweb.is_none() {
+            self.tokens(text, parts);
+            let signals = fineweb::signals(text, self.tokens.len(), &mut self.seen);
+            let failure = fineweb::failure(&signals);
+            parts.fineweb = Some((signals, failure));
+        }
+        parts.fineweb.as_ref().and_then(|(_, failure)| *failure)
+    }
+}
+
+/// The rule sets computed so far for one text, each with its first failure.
+#[derive(Default)]
+struct Parts {
+    /// Set once the text is tokenized: its stop-word mask.
+    stop_words: Option<u8>,
+    quality: Option<(gopher::QualitySignals, Option<&'static str>)>,
+    repetition: Option<(gopher::RepetitionSignals, Option<&'static str>)>,
+    c4: Option<(c4::C4Signals, Option<&'static str>)>,
+    fineweb: Option<(fineweb::FineWebSignals, Option<&'static str>)>,
 }
 
 /// [`Analyser::analyse`] with a new analyser (for one-off use).
