@@ -160,10 +160,9 @@ fn analyse_here(
     options: &SignalOptions,
     text: &str,
 ) -> Result<Extras, (&'static str, &'static str)> {
-    let key = (
-        options.signals || !options.filter.is_empty(),
-        options.minhash,
-    );
+    // `filter` alone computes only the rule sets it names, up to the
+    // first failure (`Analyser::analyse_or_drop`).
+    let key = (options.signals, options.minhash);
     let analysis = ANALYSERS.with(|cell| {
         let mut analysers = cell.borrow_mut();
         if !analysers.iter().any(|(k, _)| *k == key) {
@@ -178,28 +177,18 @@ fn analyse_here(
         analysers
             .iter_mut()
             .find(|(k, _)| *k == key)
-            .map(|(_, a)| a.analyse(text))
+            .map(|(_, a)| a.analyse_or_drop(text, &options.filter))
     });
     let Some(analysis) = analysis else {
         return Ok(Extras::default());
     };
-    if let Some(failure) = analysis
-        .filters
-        .and_then(|f| f.first_failure(&options.filter))
-    {
-        return Err(failure);
-    }
-    let shown = options.signals;
+    let analysis = analysis?;
     Ok(Extras {
         lang: analysis.lang.map(str::to_owned),
         lang_score: analysis.lang_score,
-        signals: analysis
-            .signals
-            .as_ref()
-            .filter(|_| shown)
-            .map(signals_value),
-        filters: analysis.filters.filter(|_| shown),
-        exact_key: analysis.exact_key.filter(|_| shown),
+        signals: analysis.signals.as_ref().map(signals_value),
+        filters: analysis.filters,
+        exact_key: analysis.exact_key,
         minhash: options.minhash.then_some(analysis.minhash),
     })
 }
