@@ -135,8 +135,8 @@ pub(super) struct Buffers {
     /// The same with the page's grid of cards made the cards' own
     /// ([`card_grid`]).
     grid_parts: Vec<Parts>,
-    /// The lines that open with a tag, by shape ([`grid`]).
-    opens: Vec<(u64, usize)>,
+    /// The buffers of [`grid`].
+    opens: Opens,
     copies: Copies,
 }
 
@@ -883,7 +883,7 @@ fn card_grid(
     parts: &[Parts],
     article: &Reading,
     grid_parts: &mut Vec<Parts>,
-    opens: &mut Vec<(u64, usize)>,
+    opens: &mut Opens,
 ) -> bool {
     if has_paragraph(lines, parts, article) {
         return false;
@@ -931,17 +931,32 @@ fn has_paragraph(lines: &[Line], parts: &[Parts], reading: &Reading) -> bool {
 /// of the runs of at least [`GRID_MIN_CARDS`] blocks opened by lines with
 /// the same tag and class ([`shape`]), each with [`GRID_CARD_TEXT`]
 /// characters of non-link text over [`GRID_CARD_LINES`] lines or more and
-/// alike in length ([`GRID_SPREAD`]), the one with the most non-link text.
-/// `opens` is a buffer.
-fn grid(html: &[u8], lines: &[Line], opens: &mut Vec<(u64, usize)>) -> Option<(usize, usize)> {
+/// alike in length ([`GRID_SPREAD`]), the one with the most non-link text
+/// (on ties, the first of the lowest [`shape`]).
+fn grid(html: &[u8], lines: &[Line], buffers: &mut Opens) -> Option<(usize, usize)> {
+    let Opens { opens, groups } = buffers;
+    let tag = |i: usize| {
+        let line = lines.get(i)?;
+        opening_tag(html.get(line.start as usize..line.end as usize)?)
+    };
+    // The lines that open with a tag, grouped by a quick hash of its name
+    // and class; the groups of enough lines for a grid in the order of
+    // their shape.
     opens.clear();
-    opens.extend(
-        lines
-            .iter()
-            .enumerate()
-            .filter_map(|(i, l)| Some((shape(html.get(l.start as usize..l.end as usize)?)?, i))),
-    );
+    opens.extend((0..lines.len()).filter_map(|i| Some((quick_shape(tag(i)?), i))));
     opens.sort_unstable();
+    groups.clear();
+    let mut from = 0;
+    for same in opens.chunk_by(|a, b| a.0 == b.0) {
+        let to = from + same.len();
+        if same.len() >= GRID_MIN_CARDS {
+            if let Some(tag) = same.first().and_then(|&(_, i)| tag(i)) {
+                groups.push((shape(tag), from, to));
+            }
+        }
+        from = to;
+    }
+    groups.sort_unstable();
     // A block's non-link text, text (weighed), and lines with text.
     let text = |from: usize, to: usize| -> (u32, u32, u32) {
         lines
@@ -958,10 +973,8 @@ fn grid(html: &[u8], lines: &[Line], opens: &mut Vec<(u64, usize)>) -> Option<(u
     };
     // The best grid so far: its text, first and last line.
     let mut best: Option<(u32, usize, usize)> = None;
-    for same in opens.chunk_by(|a, b| a.0 == b.0) {
-        if same.len() < GRID_MIN_CARDS {
-            continue;
-        }
+    for &(_, from, to) in groups.iter() {
+        let same = opens.get(from..to).unwrap_or_default();
         // The run of cards being read: its first line, cards and text.
         let mut run: Option<(usize, usize, u32)> = None;
         let mut close = |run: &mut Option<(usize, usize, u32)>, last: usize| {
@@ -1003,9 +1016,19 @@ fn grid(html: &[u8], lines: &[Line], opens: &mut Vec<(u64, usize)>) -> Option<(u
     best.map(|(_, first, last)| (first, last))
 }
 
-/// A hash of the tag name and `class` of the tag a line opens with; `None`
-/// for a line that opens with text or a closing tag.
-fn shape(line: &[u8]) -> Option<u64> {
+/// The buffers of [`grid`], reused from page to page.
+#[derive(Default)]
+pub(super) struct Opens {
+    /// The lines that open with a tag: [`quick_shape`] and line.
+    opens: Vec<(u64, usize)>,
+    /// The groups of `opens` with the same tag and class: [`shape`] and
+    /// range in `opens`.
+    groups: Vec<(u64, usize, usize)>,
+}
+
+/// The tag name and `class` a line opens with; `None` for a line that
+/// opens with text or a closing tag.
+fn opening_tag(line: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
     let start = line.iter().position(|b| !b.is_ascii_whitespace())?;
     let tag = line.get(start..)?;
     if tag.first() != Some(&b'<') || !tag.get(1).is_some_and(u8::is_ascii_alphabetic) {
@@ -1017,13 +1040,34 @@ fn shape(line: &[u8]) -> Option<u64> {
         .iter()
         .position(|b| b.is_ascii_whitespace() || *b == b'/')
         .unwrap_or(tag.len());
-    let mut hash = fnv(FNV_START, tag.get(..name_end)?);
-    if let Some(at) = memchr::memmem::find(tag, b"class=\"") {
-        let value = tag.get(at + 7..)?;
-        let len = memchr::memchr(b'"', value).unwrap_or(value.len());
-        hash = fnv(hash ^ u64::from(b' '), value.get(..len)?);
-    }
-    Some(hash)
+    // The first `class="`, found by its `=`.
+    let class = memchr::memchr_iter(b'=', tag)
+        .find(|&eq| {
+            eq >= 5 && tag.get(eq - 5..eq) == Some(b"class") && tag.get(eq + 1) == Some(&b'"')
+        })
+        .and_then(|eq| {
+            let value = tag.get(eq + 2..)?;
+            value.get(..memchr::memchr(b'"', value).unwrap_or(value.len()))
+        });
+    Some((tag.get(..name_end)?, class))
+}
+
+/// A hash of a tag's name and class ([`opening_tag`]), which orders the
+/// groups of [`grid`]: FNV-1a over the name, then a space, then the class.
+fn shape((name, class): (&[u8], Option<&[u8]>)) -> u64 {
+    let hash = fnv(FNV_START, name);
+    class.map_or(hash, |class| fnv(hash ^ u64::from(b' '), class))
+}
+
+/// Another hash of a tag's name and class, quicker on long classes
+/// (FNV-1a takes a multiplication per byte, one after the other): the
+/// lines of a page are grouped by it, and only the groups large enough for
+/// a grid are hashed by [`shape`].
+fn quick_shape((name, class): (&[u8], Option<&[u8]>)) -> u64 {
+    let hash = fnv(FNV_START, name);
+    class.map_or(hash, |class| {
+        xxhash_rust::xxh3::xxh3_64_with_seed(class, hash ^ u64::from(b' '))
+    })
 }
 
 /// A line's text characters, those outside ASCII counted twice (an
@@ -1448,7 +1492,7 @@ mod tests {
                 let (a, b) = (scratch.lines[first].start, scratch.lines[last].end);
                 html[a as usize..b as usize].to_string()
             };
-            grid(html.as_bytes(), &scratch.lines, &mut Vec::new()).map(text)
+            grid(html.as_bytes(), &scratch.lines, &mut Default::default()).map(text)
         };
         let card = |i: usize| {
             format!(
