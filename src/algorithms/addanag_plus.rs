@@ -934,7 +934,11 @@ fn has_paragraph(lines: &[Line], parts: &[Parts], reading: &Reading) -> bool {
 /// alike in length ([`GRID_SPREAD`]), the one with the most non-link text
 /// (on ties, the first of the lowest [`shape`]).
 fn grid(html: &[u8], lines: &[Line], buffers: &mut Opens) -> Option<(usize, usize)> {
-    let Opens { opens, groups } = buffers;
+    let Opens {
+        opens,
+        groups,
+        sums,
+    } = buffers;
     let tag = |i: usize| {
         let line = lines.get(i)?;
         opening_tag(html.get(line.start as usize..line.end as usize)?)
@@ -957,19 +961,28 @@ fn grid(html: &[u8], lines: &[Line], buffers: &mut Opens) -> Option<(usize, usiz
         from = to;
     }
     groups.sort_unstable();
-    // A block's non-link text, text (weighed), and lines with text.
+    // A block's non-link text, text (weighed), and lines with text, from
+    // their sums over the lines before each line.
+    sums.clear();
+    sums.push((0, 0, 0));
+    let mut sum = (0u32, 0u32, 0u32);
+    for l in lines {
+        sum = (
+            sum.0.wrapping_add(l.content.saturating_sub(l.link)),
+            sum.1.wrapping_add(weighed(l)),
+            sum.2.wrapping_add(u32::from(l.content > 0)),
+        );
+        sums.push(sum);
+    }
     let text = |from: usize, to: usize| -> (u32, u32, u32) {
-        lines
-            .get(from..to)
-            .unwrap_or_default()
-            .iter()
-            .fold((0, 0, 0), |(own, all, n), l| {
-                (
-                    own + l.content.saturating_sub(l.link),
-                    all + weighed(l),
-                    n + u32::from(l.content > 0),
-                )
-            })
+        match (sums.get(from), sums.get(to)) {
+            (Some(a), Some(b)) if from < to => (
+                b.0.wrapping_sub(a.0),
+                b.1.wrapping_sub(a.1),
+                b.2.wrapping_sub(a.2),
+            ),
+            _ => (0, 0, 0),
+        }
     };
     // The best grid so far: its text, first and last line.
     let mut best: Option<(u32, usize, usize)> = None;
@@ -1024,6 +1037,9 @@ pub(super) struct Opens {
     /// The groups of `opens` with the same tag and class: [`shape`] and
     /// range in `opens`.
     groups: Vec<(u64, usize, usize)>,
+    /// For each line, the non-link text, text (weighed) and lines with
+    /// text of the lines before it.
+    sums: Vec<(u32, u32, u32)>,
 }
 
 /// The tag name and `class` a line opens with; `None` for a line that
