@@ -646,7 +646,7 @@ fn chars(text: &[u8]) -> usize {
 
 /// The buffers of [`drop_repeated_copies`], reused from page to page.
 #[derive(Default)]
-pub(super) struct Copies {
+struct Copies {
     /// Each paragraph's byte range in the text.
     paragraphs: Vec<(usize, usize)>,
     /// Open-addressing table of paragraph hashes: the hash and the last
@@ -672,7 +672,7 @@ fn code_scale(text: u64, code: u64) -> u32 {
 /// The parts of a line's value that do not depend on the costs, worked out
 /// once per page: a page is valued under two costs and up to three trusts.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Parts {
+struct Parts {
     /// Non-link text characters.
     text: f64,
     /// Markup bytes outside `<main>` and `<article>`; none for a hidden
@@ -872,11 +872,12 @@ const GRID_SPREAD: usize = 2;
 /// beside a grid of teasers are lost to the teasers (`kake.com`, .53).
 const GRID_SHARE: f64 = 0.2;
 
-/// Sets `grid_parts` to the parts of the lines with the page's grid of cards
-/// ([`grid`], `opens` its buffer) made the cards' own: their markup counted
-/// as declared content's and the weak marks on them lifted (a grid outside
-/// the page's `<main>`). False, `grid_parts` untouched, when the article reading
-/// has a paragraph ([`GRID_PARAGRAPH`]) or the page no grid.
+/// Sets `grid_parts` to the parts of the lines with the page's grid of
+/// cards ([`grid`], `opens` its buffers) made the cards' own: their markup
+/// counted as declared content's and the weak marks on them lifted (a grid
+/// outside the page's `<main>`). False, `grid_parts` untouched, when the
+/// article reading has a paragraph ([`GRID_PARAGRAPH`]) or the page no
+/// grid.
 fn card_grid(
     html: &str,
     lines: &[Line],
@@ -1031,7 +1032,7 @@ fn grid(html: &[u8], lines: &[Line], buffers: &mut Opens) -> Option<(usize, usiz
 
 /// The buffers of [`grid`], reused from page to page.
 #[derive(Default)]
-pub(super) struct Opens {
+struct Opens {
     /// The lines that open with a tag: [`quick_shape`] and line.
     opens: Vec<(u64, usize)>,
     /// The groups of `opens` with the same tag and class: [`shape`] and
