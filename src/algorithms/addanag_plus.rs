@@ -127,11 +127,24 @@ const THREAD_SHARE: f64 = 0.025;
 /// Fixed-point denominator of the code column's scale.
 const SCALE_ONE: u64 = 16;
 
+/// addanag-plus's buffers, reused from page to page.
+#[derive(Default)]
+pub(super) struct Buffers {
+    /// Each line's [`Parts`].
+    parts: Vec<Parts>,
+    /// The same with the page's grid of cards made the cards' own
+    /// ([`card_grid`]).
+    grid_parts: Vec<Parts>,
+    /// The buffers of [`grid`].
+    opens: Opens,
+    copies: Copies,
+}
+
 /// Chooses the main-content lines and appends their text to `sink`.
-/// `parts` is a buffer reused from page to page; `title` is the page's.
+/// `buffers` are reused from page to page; `title` is the page's.
 pub(super) fn extract(
     scratch: &mut Scratch,
-    parts: &mut Vec<Parts>,
+    buffers: &mut Buffers,
     html: &str,
     title: &str,
     sink: &mut TextSink,
@@ -144,6 +157,12 @@ pub(super) fn extract(
     scratch.profile(|l| (l.content.saturating_mul(one), l.code.saturating_mul(scale)));
     let lines = &scratch.lines;
     let regions = &scratch.regions;
+    let Buffers {
+        parts,
+        grid_parts,
+        opens,
+        copies,
+    } = buffers;
     parts.clear();
     parts.extend(lines.iter().map(Parts::of));
     let code = CODE_COST * f64::from(scale) / f64::from(one);
@@ -168,18 +187,18 @@ pub(super) fn extract(
             .iter()
             .map(|l| (l, matches!(l.furniture, Some(Cue::Strong | Cue::Comments))));
         append_runs(html, strong, sink);
-        drop_repeated_copies(sink.written_mut());
+        drop_repeated_copies(sink.written_mut(), copies);
         return None;
     };
     // A page with a grid of cards is read as a listing with the grid's
     // markup free (see "Grids of cards" below).
-    let mut grid_parts = None;
+    let mut has_grid = false;
     // A listing reading gives at most the page's text: when the article
     // reading gives its share of that, the listing cannot win and is not read.
     let listing = if article_text < LISTING_SHARE * page_text as f64 {
-        grid_parts = card_grid(html, lines, parts, &article);
+        has_grid = card_grid(html, lines, parts, &article, grid_parts, opens);
         Reading::best(
-            grid_parts.as_deref_mut().unwrap_or(parts),
+            if has_grid { grid_parts } else { parts },
             regions,
             Costs {
                 link: LISTING_LINK_COST,
@@ -191,9 +210,10 @@ pub(super) fn extract(
     } else {
         None
     };
-    let (share, listing_parts) = match &grid_parts {
-        Some(grid) => (GRID_SHARE, &grid[..]),
-        None => (LISTING_SHARE, &parts[..]),
+    let (share, listing_parts) = if has_grid {
+        (GRID_SHARE, &grid_parts[..])
+    } else {
+        (LISTING_SHARE, &parts[..])
     };
     let (reading, parts) = match listing {
         Some(listing) if article_text < share * listing.text(lines, listing_parts) => {
@@ -215,7 +235,7 @@ pub(super) fn extract(
     let chosen = lines.get(first..=last)?.iter();
     let marks = parts.get(first..=last)?.iter().map(|p| reading.marked(p));
     append_runs(html, chosen.zip(marks), sink);
-    drop_repeated_copies(sink.written_mut());
+    drop_repeated_copies(sink.written_mut(), copies);
     Some(Selection {
         regions: (lo, hi),
         lines: (first, last),
@@ -502,41 +522,72 @@ const COPY_CANDIDATES: usize = 8;
 /// a responsive copy or a quoted post sits apart from its original.
 /// Dropping copies in a row too gives wcxb_dev +.0015 but daniel_dev
 /// −.0007 and the Readability tests −.0015 (`missing-paragraphs`).
-fn drop_repeated_copies(text: &mut String) {
-    // Cheap exits: a copy and its original need twice the minimum.
-    if text.len() < 2 * COPY_MIN_CHARS
-        || memchr::memchr_iter(b'\n', text.as_bytes()).count() < 2 * COPY_MIN_PARAGRAPHS - 1
-    {
+fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
+    // Cheap exit: a copy and its original need twice the minimum.
+    if text.len() < 2 * COPY_MIN_CHARS {
         return;
     }
-    let lines: Vec<&str> = text.split('\n').collect();
-    let n = lines.len();
-    // The previous paragraph with the same text, for each: paragraphs
-    // sorted by hash, then index (no map; most pages have no repeat and
-    // stop here).
-    let mut keyed: Vec<(u64, usize)> = lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (xxhash_rust::xxh3::xxh3_64(l.as_bytes()), i))
-        .collect();
-    keyed.sort_unstable();
-    let mut prev = vec![usize::MAX; n];
+    let Copies {
+        paragraphs,
+        table,
+        prev,
+        dropped,
+    } = buffers;
+    let bytes = text.as_bytes();
+    paragraphs.clear();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', bytes) {
+        paragraphs.push((start, end));
+        start = end + 1;
+    }
+    paragraphs.push((start, bytes.len()));
+    let n = paragraphs.len();
+    if n < 2 * COPY_MIN_PARAGRAPHS {
+        return;
+    }
+    let line = |i: usize| {
+        paragraphs
+            .get(i)
+            .and_then(|&(a, b)| bytes.get(a..b))
+            .unwrap_or_default()
+    };
+    // The previous paragraph with the same text, for each: the last one
+    // before it with the same hash, if their texts are the same (most pages
+    // have no repeat and stop here).
+    let slots = (2 * n).next_power_of_two();
+    let mask = slots - 1;
+    table.clear();
+    table.resize(slots, (0, usize::MAX));
+    prev.clear();
+    prev.resize(n, usize::MAX);
     let mut any_repeat = false;
-    for pair in keyed.windows(2) {
-        if let [(ha, a), (hb, b)] = *pair {
-            if ha == hb && lines.get(a) == lines.get(b) {
-                if let Some(slot) = prev.get_mut(b) {
-                    *slot = a;
+    for (i, slot_prev) in prev.iter_mut().enumerate() {
+        let hash = xxhash_rust::xxh3::xxh3_64(line(i));
+        // Open addressing: the table has twice the paragraphs' slots, so
+        // it always has an empty one.
+        let mut at = hash as usize & mask;
+        while let Some(slot) = table.get_mut(at) {
+            if slot.1 == usize::MAX {
+                *slot = (hash, i);
+                break;
+            }
+            if slot.0 == hash {
+                if line(slot.1) == line(i) {
+                    *slot_prev = slot.1;
                     any_repeat = true;
                 }
+                slot.1 = i;
+                break;
             }
+            at = (at + 1) & mask;
         }
     }
     if !any_repeat {
         return;
     }
-    let same = |a: usize, b: usize| lines.get(a).is_some_and(|x| lines.get(b) == Some(x));
-    let mut dropped = vec![false; n];
+    let same = |a: usize, b: usize| a < n && b < n && line(a) == line(b);
+    dropped.clear();
+    dropped.resize(n, false);
     let mut any = false;
     let mut i = 0;
     while i < n {
@@ -556,11 +607,11 @@ fn drop_repeated_copies(text: &mut String) {
             }
             p = prev.get(p).copied().unwrap_or(usize::MAX);
         }
-        let run = lines.get(i..i + len).unwrap_or_default();
+        let run = || (i..i + len).map(line);
         let copy = len >= COPY_MIN_PARAGRAPHS
             && !adjacent
-            && run.iter().any(|l| Some(l) != run.first())
-            && run.iter().map(|l| l.chars().count()).sum::<usize>() >= COPY_MIN_CHARS;
+            && run().any(|l| l != line(i))
+            && run().map(chars).sum::<usize>() >= COPY_MIN_CHARS;
         if copy {
             dropped.get_mut(i..i + len).unwrap_or_default().fill(true);
             any = true;
@@ -576,13 +627,36 @@ fn drop_repeated_copies(text: &mut String) {
     if !any {
         return;
     }
-    let kept: Vec<&str> = lines
-        .iter()
-        .zip(&dropped)
-        .filter(|(_, d)| !**d)
-        .map(|(l, _)| *l)
-        .collect();
-    *text = kept.join("\n");
+    let mut kept = String::with_capacity(text.len());
+    let mut first = true;
+    for (&(a, b), _) in paragraphs.iter().zip(dropped.iter()).filter(|(_, d)| !**d) {
+        if !first {
+            kept.push('\n');
+        }
+        first = false;
+        kept.push_str(text.get(a..b).unwrap_or_default());
+    }
+    *text = kept;
+}
+
+/// The characters of `text`, UTF-8: its bytes but continuation bytes.
+fn chars(text: &[u8]) -> usize {
+    text.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}
+
+/// The buffers of [`drop_repeated_copies`], reused from page to page.
+#[derive(Default)]
+struct Copies {
+    /// Each paragraph's byte range in the text.
+    paragraphs: Vec<(usize, usize)>,
+    /// Open-addressing table of paragraph hashes: the hash and the last
+    /// paragraph with it (`usize::MAX`: an empty slot).
+    table: Vec<(u64, usize)>,
+    /// For each paragraph, the previous one with the same text
+    /// (`usize::MAX`: none).
+    prev: Vec<usize>,
+    /// Whether each paragraph is left out.
+    dropped: Vec<bool>,
 }
 
 /// The code column's scale, in `1 / SCALE_ONE`, for a page of `text`
@@ -598,7 +672,7 @@ fn code_scale(text: u64, code: u64) -> u32 {
 /// The parts of a line's value that do not depend on the costs, worked out
 /// once per page: a page is valued under two costs and up to three trusts.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Parts {
+struct Parts {
     /// Non-link text characters.
     text: f64,
     /// Markup bytes outside `<main>` and `<article>`; none for a hidden
@@ -798,16 +872,26 @@ const GRID_SPREAD: usize = 2;
 /// beside a grid of teasers are lost to the teasers (`kake.com`, .53).
 const GRID_SHARE: f64 = 0.2;
 
-/// The parts of the lines with the page's grid of cards ([`grid`]) made
-/// the cards' own: their markup counted as declared content's and the
-/// weak marks on them lifted (a grid outside the page's `<main>`). `None`
-/// when the article reading has a paragraph ([`GRID_PARAGRAPH`]) or the
-/// page no grid.
-fn card_grid(html: &str, lines: &[Line], parts: &[Parts], article: &Reading) -> Option<Vec<Parts>> {
+/// Sets `grid_parts` to the parts of the lines with the page's grid of
+/// cards ([`grid`], `opens` its buffers) made the cards' own: their markup
+/// counted as declared content's and the weak marks on them lifted (a grid
+/// outside the page's `<main>`). False, `grid_parts` untouched, when the
+/// article reading has a paragraph ([`GRID_PARAGRAPH`]) or the page no
+/// grid.
+fn card_grid(
+    html: &str,
+    lines: &[Line],
+    parts: &[Parts],
+    article: &Reading,
+    grid_parts: &mut Vec<Parts>,
+    opens: &mut Opens,
+) -> bool {
     if has_paragraph(lines, parts, article) {
-        return None;
+        return false;
     }
-    let (first, last) = grid(html.as_bytes(), lines)?;
+    let Some((first, last)) = grid(html.as_bytes(), lines, opens) else {
+        return false;
+    };
     // The grid's anchors are its content when its lines of text are as
     // long as a linked card's (titles and teasers, not a list of links).
     let grid_lines = lines.get(first..=last).unwrap_or_default();
@@ -815,8 +899,9 @@ fn card_grid(html: &str, lines: &[Line], parts: &[Parts], article: &Reading) -> 
         (text + weighed(l), n + u32::from(l.content > 0))
     });
     let linked = text >= GRID_LINKED_LINE * text_lines;
-    let mut grid = parts.to_vec();
-    let chosen = grid.get_mut(first..=last).unwrap_or_default();
+    grid_parts.clear();
+    grid_parts.extend_from_slice(parts);
+    let chosen = grid_parts.get_mut(first..=last).unwrap_or_default();
     for (p, l) in chosen.iter_mut().zip(grid_lines) {
         p.declared_code += p.code;
         p.code = 0.0;
@@ -828,7 +913,7 @@ fn card_grid(html: &str, lines: &[Line], parts: &[Parts], article: &Reading) -> 
             p.mark = 0;
         }
     }
-    Some(grid)
+    true
 }
 
 /// Whether the text of `reading` has a paragraph: a line of at least
@@ -847,34 +932,63 @@ fn has_paragraph(lines: &[Line], parts: &[Parts], reading: &Reading) -> bool {
 /// of the runs of at least [`GRID_MIN_CARDS`] blocks opened by lines with
 /// the same tag and class ([`shape`]), each with [`GRID_CARD_TEXT`]
 /// characters of non-link text over [`GRID_CARD_LINES`] lines or more and
-/// alike in length ([`GRID_SPREAD`]), the one with the most non-link text.
-fn grid(html: &[u8], lines: &[Line]) -> Option<(usize, usize)> {
-    let mut opens: Vec<(u64, usize)> = lines
-        .iter()
-        .enumerate()
-        .filter_map(|(i, l)| Some((shape(html.get(l.start as usize..l.end as usize)?)?, i)))
-        .collect();
+/// alike in length ([`GRID_SPREAD`]), the one with the most non-link text
+/// (on ties, the first of the lowest [`shape`]).
+fn grid(html: &[u8], lines: &[Line], buffers: &mut Opens) -> Option<(usize, usize)> {
+    let Opens {
+        opens,
+        groups,
+        sums,
+    } = buffers;
+    let tag = |i: usize| {
+        let line = lines.get(i)?;
+        opening_tag(html.get(line.start as usize..line.end as usize)?)
+    };
+    // The lines that open with a tag, grouped by a quick hash of its name
+    // and class; the groups of enough lines for a grid in the order of
+    // their shape.
+    opens.clear();
+    opens.extend((0..lines.len()).filter_map(|i| Some((quick_shape(tag(i)?), i))));
     opens.sort_unstable();
-    // A block's non-link text, text (weighed), and lines with text.
+    groups.clear();
+    let mut from = 0;
+    for same in opens.chunk_by(|a, b| a.0 == b.0) {
+        let to = from + same.len();
+        if same.len() >= GRID_MIN_CARDS {
+            if let Some(tag) = same.first().and_then(|&(_, i)| tag(i)) {
+                groups.push((shape(tag), from, to));
+            }
+        }
+        from = to;
+    }
+    groups.sort_unstable();
+    // A block's non-link text, text (weighed), and lines with text, from
+    // their sums over the lines before each line.
+    sums.clear();
+    sums.push((0, 0, 0));
+    let mut sum = (0u32, 0u32, 0u32);
+    for l in lines {
+        sum = (
+            sum.0.wrapping_add(l.content.saturating_sub(l.link)),
+            sum.1.wrapping_add(weighed(l)),
+            sum.2.wrapping_add(u32::from(l.content > 0)),
+        );
+        sums.push(sum);
+    }
     let text = |from: usize, to: usize| -> (u32, u32, u32) {
-        lines
-            .get(from..to)
-            .unwrap_or_default()
-            .iter()
-            .fold((0, 0, 0), |(own, all, n), l| {
-                (
-                    own + l.content.saturating_sub(l.link),
-                    all + weighed(l),
-                    n + u32::from(l.content > 0),
-                )
-            })
+        match (sums.get(from), sums.get(to)) {
+            (Some(a), Some(b)) if from < to => (
+                b.0.wrapping_sub(a.0),
+                b.1.wrapping_sub(a.1),
+                b.2.wrapping_sub(a.2),
+            ),
+            _ => (0, 0, 0),
+        }
     };
     // The best grid so far: its text, first and last line.
     let mut best: Option<(u32, usize, usize)> = None;
-    for same in opens.chunk_by(|a, b| a.0 == b.0) {
-        if same.len() < GRID_MIN_CARDS {
-            continue;
-        }
+    for &(_, from, to) in groups.iter() {
+        let same = opens.get(from..to).unwrap_or_default();
         // The run of cards being read: its first line, cards and text.
         let mut run: Option<(usize, usize, u32)> = None;
         let mut close = |run: &mut Option<(usize, usize, u32)>, last: usize| {
@@ -916,9 +1030,22 @@ fn grid(html: &[u8], lines: &[Line]) -> Option<(usize, usize)> {
     best.map(|(_, first, last)| (first, last))
 }
 
-/// A hash of the tag name and `class` of the tag a line opens with; `None`
-/// for a line that opens with text or a closing tag.
-fn shape(line: &[u8]) -> Option<u64> {
+/// The buffers of [`grid`], reused from page to page.
+#[derive(Default)]
+struct Opens {
+    /// The lines that open with a tag: [`quick_shape`] and line.
+    opens: Vec<(u64, usize)>,
+    /// The groups of `opens` with the same tag and class: [`shape`] and
+    /// range in `opens`.
+    groups: Vec<(u64, usize, usize)>,
+    /// For each line, the non-link text, text (weighed) and lines with
+    /// text of the lines before it.
+    sums: Vec<(u32, u32, u32)>,
+}
+
+/// The tag name and `class` a line opens with; `None` for a line that
+/// opens with text or a closing tag.
+fn opening_tag(line: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
     let start = line.iter().position(|b| !b.is_ascii_whitespace())?;
     let tag = line.get(start..)?;
     if tag.first() != Some(&b'<') || !tag.get(1).is_some_and(u8::is_ascii_alphabetic) {
@@ -930,13 +1057,34 @@ fn shape(line: &[u8]) -> Option<u64> {
         .iter()
         .position(|b| b.is_ascii_whitespace() || *b == b'/')
         .unwrap_or(tag.len());
-    let mut hash = fnv(FNV_START, tag.get(..name_end)?);
-    if let Some(at) = memchr::memmem::find(tag, b"class=\"") {
-        let value = tag.get(at + 7..)?;
-        let len = memchr::memchr(b'"', value).unwrap_or(value.len());
-        hash = fnv(hash ^ u64::from(b' '), value.get(..len)?);
-    }
-    Some(hash)
+    // The first `class="`, found by its `=`.
+    let class = memchr::memchr_iter(b'=', tag)
+        .find(|&eq| {
+            eq >= 5 && tag.get(eq - 5..eq) == Some(b"class") && tag.get(eq + 1) == Some(&b'"')
+        })
+        .and_then(|eq| {
+            let value = tag.get(eq + 2..)?;
+            value.get(..memchr::memchr(b'"', value).unwrap_or(value.len()))
+        });
+    Some((tag.get(..name_end)?, class))
+}
+
+/// A hash of a tag's name and class ([`opening_tag`]), which orders the
+/// groups of [`grid`]: FNV-1a over the name, then a space, then the class.
+fn shape((name, class): (&[u8], Option<&[u8]>)) -> u64 {
+    let hash = fnv(FNV_START, name);
+    class.map_or(hash, |class| fnv(hash ^ u64::from(b' '), class))
+}
+
+/// Another hash of a tag's name and class, quicker on long classes
+/// (FNV-1a takes a multiplication per byte, one after the other): the
+/// lines of a page are grouped by it, and only the groups large enough for
+/// a grid are hashed by [`shape`].
+fn quick_shape((name, class): (&[u8], Option<&[u8]>)) -> u64 {
+    let hash = fnv(FNV_START, name);
+    class.map_or(hash, |class| {
+        xxhash_rust::xxh3::xxh3_64_with_seed(class, hash ^ u64::from(b' '))
+    })
 }
 
 /// A line's text characters, those outside ASCII counted twice (an
@@ -1298,7 +1446,8 @@ mod tests {
 
     #[test]
     fn a_run_of_paragraphs_given_again_apart_is_left_out() {
-        use super::drop_repeated_copies;
+        let drop_repeated_copies =
+            |text: &mut String| super::drop_repeated_copies(text, &mut Default::default());
         let para = |w: &str| {
             format!("{w} is a word in a sentence of this block, long enough to count as one.")
         };
@@ -1360,7 +1509,7 @@ mod tests {
                 let (a, b) = (scratch.lines[first].start, scratch.lines[last].end);
                 html[a as usize..b as usize].to_string()
             };
-            grid(html.as_bytes(), &scratch.lines).map(text)
+            grid(html.as_bytes(), &scratch.lines, &mut Default::default()).map(text)
         };
         let card = |i: usize| {
             format!(

@@ -216,8 +216,8 @@ pub struct Extractor {
     text: String,
     entities: String,
     elements: elements::Scratch,
-    /// AdDANAg+'s per-line values.
-    parts: Vec<addanag_plus::Parts>,
+    /// AdDANAg+'s buffers.
+    plus: addanag_plus::Buffers,
 }
 
 impl Extractor {
@@ -231,7 +231,7 @@ impl Extractor {
             text: String::new(),
             entities: String::new(),
             elements: elements::Scratch::default(),
-            parts: Vec::new(),
+            plus: addanag_plus::Buffers::default(),
         }
     }
 
@@ -302,7 +302,7 @@ impl Extractor {
             }
             Choice::Chain => addanag_plus::extract(
                 &mut self.scratch,
-                &mut self.parts,
+                &mut self.plus,
                 html,
                 &self.title,
                 &mut text,
