@@ -169,3 +169,28 @@ fn a_grid_of_linked_cards_is_read_whole() {
     assert!(text.starts_with("腾讯财经讯"), "{text}");
     assert!(!text.contains("巴菲特股市必胜的六个投资方式"), "{text}");
 }
+
+/// `TEASER_ANCHOR`: lines whose anchors are a sentence long (a card's
+/// linked title or teaser) are teasers, and the listing reading counts
+/// their anchor text as text; charged as links, the listing was worth
+/// less than a line of plain text beside it (F1 .01 and .27 before the
+/// rule).
+#[test]
+fn linked_teasers_are_the_listing() {
+    // BBC News' front page: each story a linked headline over a teaser.
+    let (text, f1) = wcxb("dev-2961");
+    assert!(f1 > 0.8, "F1 {f1:.3}: {text}");
+    assert!(
+        text.contains("Kuwaiti government high-rise hit by Iranian drone"),
+        "{text}"
+    );
+    // Amazon's best sellers in electronics: each product's long linked
+    // title over its rating and price.
+    let (text, f1) = wcxb("dev-2920");
+    assert!(f1 > 0.85, "F1 {f1:.3}: {text}");
+    // Short articles beside linked teasers of other stories stay articles:
+    // their article reading has a paragraph.
+    let text = daniel("20120117_www.argumenti.ru_da9c");
+    assert!(text.contains("\nСпаржа снизит уровень"), "{text}");
+    assert!(!text.contains("Время сбрасывать маски"), "{text}");
+}
