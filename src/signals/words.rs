@@ -565,7 +565,7 @@ fn ends_with_ignore_case(word: &str, suffix: &[u8]) -> Option<usize> {
 /// One token of [`words`] with what the rules need of it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Token {
-    /// xxh3-64 of the token's bytes: n-grams are compared by these.
+    /// [`token_hash`] of the token's bytes: n-grams are compared by these.
     pub hash: u64,
     /// Characters (Python's `len`).
     pub chars: u32,
@@ -768,6 +768,25 @@ fn ascii_glue(bytes: &[u8], start: usize, mut end: usize) -> usize {
     }
 }
 
+/// A 64-bit hash of a token's bytes, by which n-grams are compared. A
+/// token of up to 7 bytes (most words) is packed with its length into one
+/// `u64` and mixed by a bijection (splitmix64's finaliser), so no two such
+/// tokens share a hash and no hash function is called; a longer one is
+/// hashed by xxh3-64.
+#[inline]
+pub(crate) fn token_hash(bytes: &[u8]) -> u64 {
+    if bytes.len() > 7 {
+        return xxhash_rust::xxh3::xxh3_64(bytes);
+    }
+    let mut packed = [0u8; 8];
+    packed[..bytes.len()].copy_from_slice(bytes);
+    packed[7] = bytes.len() as u8;
+    let mut x = u64::from_le_bytes(packed);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
 /// Fills `out` with the tokens of `text`; calls `each` with every token's text.
 pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&str)) {
     out.clear();
@@ -792,7 +811,7 @@ pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&s
             }
         }
         out.push(Token {
-            hash: xxhash_rust::xxh3::xxh3_64(word.as_bytes()),
+            hash: token_hash(word.as_bytes()),
             chars,
             flags,
         });
@@ -838,6 +857,23 @@ mod tests {
         for_each_word(text, |w| fast.push(w));
         let plain: Vec<&str> = words(text).collect();
         assert_eq!(fast, plain, "{text:?}");
+    }
+
+    #[test]
+    fn short_token_hashes_are_distinct() {
+        let mut seen = std::collections::HashSet::new();
+        let mut tokens = vec![String::new()];
+        for a in ["", "a", "b", "\0", "ab", "\0\0"] {
+            for b in ["", "a", "\0", "abc", "the", "\u{e9}"] {
+                tokens.push(format!("{a}{b}"));
+            }
+        }
+        tokens.extend(["abcdefg", "abcdefg\0", "abcdefgh", "abcdefgh1"].map(String::from));
+        tokens.sort();
+        tokens.dedup();
+        for t in &tokens {
+            assert!(seen.insert(token_hash(t.as_bytes())), "{t:?}");
+        }
     }
 
     #[test]
