@@ -134,9 +134,11 @@ const SCALE_ONE: u64 = 16;
 pub(super) struct Buffers {
     /// Each line's [`Parts`].
     parts: Vec<Parts>,
-    /// The same with the page's grid of cards made the cards' own
-    /// ([`card_grid`]).
-    grid_parts: Vec<Parts>,
+    /// The parts the listing reading values when they differ from
+    /// `parts`: with the page's grid of cards made the cards' own
+    /// ([`card_grid`]) and linked teasers' anchor text counted as text
+    /// ([`linked_teasers`]).
+    listing_parts: Vec<Parts>,
     /// The buffers of [`grid`].
     opens: Opens,
     copies: Copies,
@@ -161,7 +163,7 @@ pub(super) fn extract(
     let regions = &scratch.regions;
     let Buffers {
         parts,
-        grid_parts,
+        listing_parts,
         opens,
         copies,
     } = buffers;
@@ -195,22 +197,20 @@ pub(super) fn extract(
     // A page with a grid of cards is read as a listing with the grid's
     // markup free (see "Grids of cards" below), and one with linked
     // teasers with their anchor text for text (see "Linked teasers").
+    // Both only on a page whose article reading has no paragraph
+    // ([`GRID_PARAGRAPH`]).
     let mut has_grid = false;
-    let mut teasers: Option<Vec<Parts>> = None;
+    // Whether `listing_parts` holds the listing reading's parts.
+    let mut own_parts = false;
     // A listing reading gives at most the page's text: when the article
     // reading gives its share of that, the listing cannot win and is not read.
     let listing = if article_text < LISTING_SHARE * page_text as f64 {
-        has_grid = card_grid(html, lines, parts, &article, grid_parts, opens);
         if !has_paragraph(lines, parts, &article) {
-            let base: &[Parts] = if has_grid { grid_parts } else { parts };
-            teasers = linked_teasers(html, lines, base);
+            has_grid = card_grid(html, lines, parts, listing_parts, opens);
+            own_parts = linked_teasers(html, lines, parts, listing_parts, has_grid) || has_grid;
         }
         Reading::best(
-            match teasers.as_deref_mut() {
-                Some(teasers) => teasers,
-                None if has_grid => grid_parts,
-                None => parts,
-            },
+            if own_parts { listing_parts } else { parts },
             regions,
             Costs {
                 link: LISTING_LINK_COST,
@@ -223,10 +223,10 @@ pub(super) fn extract(
         None
     };
     let share = if has_grid { GRID_SHARE } else { LISTING_SHARE };
-    let listing_parts = match teasers.as_deref() {
-        Some(teasers) => teasers,
-        None if has_grid => &grid_parts[..],
-        None => &parts[..],
+    let listing_parts = if own_parts {
+        &listing_parts[..]
+    } else {
+        &parts[..]
     };
     let (reading, parts) = match listing {
         Some(listing) if article_text < share * listing.text(lines, listing_parts) => {
@@ -912,11 +912,18 @@ const GRID_SHARE: f64 = 0.2;
 /// (`e372e42c…`, .98 → .21) goes to its linked teasers.
 const TEASER_ANCHOR: u32 = 50;
 
-/// The parts of `lines` with the anchor text of linked teasers
-/// ([`TEASER_ANCHOR`]) counted as text, from `parts`; `None` when the page
-/// has none.
-fn linked_teasers(html: &str, lines: &[Line], parts: &[Parts]) -> Option<Vec<Parts>> {
-    let mut teasers: Option<Vec<Parts>> = None;
+/// Counts the anchor text of the linked teasers ([`TEASER_ANCHOR`]) of
+/// `lines` as text in `listing_parts`, which holds the listing reading's
+/// parts if `filled`, else is first filled from `parts`; false, and
+/// `listing_parts` untouched, when the page has no linked teaser.
+fn linked_teasers(
+    html: &str,
+    lines: &[Line],
+    parts: &[Parts],
+    listing_parts: &mut Vec<Parts>,
+    mut filled: bool,
+) -> bool {
+    let mut any = false;
     for (i, l) in lines.iter().enumerate() {
         if l.link < TEASER_ANCHOR {
             continue;
@@ -928,12 +935,18 @@ fn linked_teasers(html: &str, lines: &[Line], parts: &[Parts]) -> Option<Vec<Par
         if l.link < TEASER_ANCHOR.saturating_mul(anchors(line).max(1)) {
             continue;
         }
-        if let Some(p) = teasers.get_or_insert_with(|| parts.to_vec()).get_mut(i) {
+        if !filled {
+            listing_parts.clear();
+            listing_parts.extend_from_slice(parts);
+            filled = true;
+        }
+        if let Some(p) = listing_parts.get_mut(i) {
             p.text = f64::from(l.content);
             p.links = 0.0;
         }
+        any = true;
     }
-    teasers
+    any
 }
 
 /// The `<a>` tags `line` opens.
@@ -952,19 +965,15 @@ fn anchors(line: &[u8]) -> u32 {
 /// cards ([`grid`], `opens` its buffers) made the cards' own: their markup
 /// counted as declared content's and the weak marks on them lifted (a grid
 /// outside the page's `<main>`). False, `grid_parts` untouched, when the
-/// article reading has a paragraph ([`GRID_PARAGRAPH`]) or the page no
-/// grid.
+/// page has no grid. Read only on pages whose article reading has no
+/// paragraph ([`GRID_PARAGRAPH`]).
 fn card_grid(
     html: &str,
     lines: &[Line],
     parts: &[Parts],
-    article: &Reading,
     grid_parts: &mut Vec<Parts>,
     opens: &mut Opens,
 ) -> bool {
-    if has_paragraph(lines, parts, article) {
-        return false;
-    }
     let Some((first, last)) = grid(html.as_bytes(), lines, opens) else {
         return false;
     };
