@@ -4,14 +4,15 @@
 //! datasets) with the default algorithm, then times, over the extracted
 //! texts: language id alone, `--signals` (rules + exact key, language
 //! included) and `--signals --minhash`, then both again without the
-//! language (`--no-lang`). Prints MB/s of text and the time as
+//! language (`--no-lang`), then each rule set alone (as `--filter SET`
+//! computes it, words included where the set needs them). Prints MB/s of text and the time as
 //! a share of extraction time. Times are the thread's CPU time (best of
 //! three), so other processes on the machine change them little.
 //!
 //! cargo run --release --example signals_speed [-- DATASET_DIR... ]
 
 use cpu_time::ThreadTime;
-use dana::signals::{lang, Analyser, Config};
+use dana::signals::{dedup, lang, Analyser, Config, RuleSet};
 use dana::{Algorithm, Extractor};
 use std::io::Read;
 use std::path::PathBuf;
@@ -121,5 +122,51 @@ fn main() -> anyhow::Result<()> {
             100.0 * best.as_secs_f64() / extraction.as_secs_f64()
         );
     }
+    // Each rule set alone (as `--filter SET` computes it for a page,
+    // tokenization included where the set needs words), without language.
+    let sets = [
+        ("gopher_quality", RuleSet::GopherQuality),
+        ("gopher_repetition", RuleSet::GopherRepetition),
+        ("c4", RuleSet::C4),
+        ("fineweb", RuleSet::FineWeb),
+    ];
+    for (name, set) in sets {
+        let mut analyser = Analyser::new(Config::default()).without_lang();
+        let mut best = Duration::MAX;
+        let mut sink = 0usize;
+        for _ in 0..ROUNDS {
+            let start = ThreadTime::now();
+            for text in &texts {
+                sink += analyser.analyse_or_drop(text, &[set]).is_ok() as usize;
+            }
+            best = best.min(start.elapsed());
+        }
+        std::hint::black_box(sink);
+        println!(
+            "{:<22} {:>12.1} {:>19.1}%",
+            format!("only {name}"),
+            text_bytes as f64 / 1e6 / best.as_secs_f64(),
+            100.0 * best.as_secs_f64() / extraction.as_secs_f64()
+        );
+    }
+    // The normalisation and the exact key alone.
+    let (mut out, mut scratch) = (String::new(), String::new());
+    let mut best = Duration::MAX;
+    let mut sink = 0u64;
+    for _ in 0..ROUNDS {
+        let start = ThreadTime::now();
+        for text in &texts {
+            dedup::simplify(text, &mut out, &mut scratch);
+            sink ^= dedup::exact_key(&out);
+        }
+        best = best.min(start.elapsed());
+    }
+    std::hint::black_box(sink);
+    println!(
+        "{:<22} {:>12.1} {:>19.1}%",
+        "only exact key",
+        text_bytes as f64 / 1e6 / best.as_secs_f64(),
+        100.0 * best.as_secs_f64() / extraction.as_secs_f64()
+    );
     Ok(())
 }

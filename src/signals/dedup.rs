@@ -75,6 +75,9 @@ pub fn simplify(text: &str, out: &mut String, scratch: &mut String) {
     let bytes = lower.as_bytes();
     // Punctuation -> space and whitespace collapsed in the same pass.
     let mut pending_space = false;
+    // A character that is neither ASCII nor plain was written: the NFD
+    // pass below is needed.
+    let mut marks_possible = false;
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -89,26 +92,23 @@ pub fn simplify(text: &str, out: &mut String, scratch: &mut String) {
                     i += 1;
                 }
                 Ascii::Kept => {
-                    // The run of kept ASCII characters, copied and lowered at once.
-                    let start = i;
-                    i += 1;
-                    while i < bytes.len()
-                        && bytes[i] < 0x80
-                        && class[usize::from(bytes[i])] == Ascii::Kept
-                    {
-                        i += 1;
-                    }
-                    if pending_space && !scratch.is_empty() {
-                        scratch.push(' ');
-                    }
-                    pending_space = false;
-                    let at = scratch.len();
-                    scratch.push_str(&lower[start..i]);
-                    scratch[at..].make_ascii_lowercase();
+                    i = copy_kept_run(lower, i, 1, &mut pending_space, scratch);
                 }
             }
             continue;
         } else {
+            match bmp_class(bytes, i) {
+                (Bmp::Plain, width) => {
+                    i = copy_kept_run(lower, i, width, &mut pending_space, scratch);
+                    continue;
+                }
+                (Bmp::Separator, width) => {
+                    pending_space = true;
+                    i += width;
+                    continue;
+                }
+                (Bmp::Other, _) => {}
+            }
             let c = lower[i..].chars().next().unwrap_or_default();
             (c, c.len_utf8())
         };
@@ -121,6 +121,7 @@ pub fn simplify(text: &str, out: &mut String, scratch: &mut String) {
             if words::punctuation().contains(c) || words::is_py_space(c) {
                 pending_space = true;
             } else {
+                marks_possible = true;
                 push_char(c, &mut pending_space, scratch);
             }
         };
@@ -134,8 +135,9 @@ pub fn simplify(text: &str, out: &mut String, scratch: &mut String) {
     // NFD, non-spacing marks dropped. An ASCII character neither
     // decomposes nor is reordered (it is a starter), so NFD goes run by
     // run of non-ASCII characters, and ASCII is copied (an ASCII text is
-    // its own NFD: the buffers are swapped).
-    if scratch.is_ascii() {
+    // its own NFD, and so is a text whose other characters are plain: the
+    // buffers are swapped).
+    if !marks_possible || scratch.is_ascii() {
         std::mem::swap(out, scratch);
         return;
     }
@@ -170,6 +172,162 @@ pub fn simplify(text: &str, out: &mut String, scratch: &mut String) {
             *out = trimmed.to_owned();
         }
     }
+}
+
+/// Copies the run of characters starting at `lower[start..]` (its first
+/// character `first_width` bytes long, kept ASCII or plain) that are kept
+/// ASCII characters or plain characters, lowering the ASCII ones, after a
+/// pending space; returns the run's end. ASCII goes byte by byte: a run is
+/// a word or so, too short for a bulk copy and lowering to pay for their
+/// calls.
+#[inline]
+fn copy_kept_run(
+    lower: &str,
+    start: usize,
+    first_width: usize,
+    pending_space: &mut bool,
+    out: &mut String,
+) -> usize {
+    let bytes = lower.as_bytes();
+    let kept = ascii_kept_lower();
+    if *pending_space && !out.is_empty() {
+        out.push(' ');
+    }
+    *pending_space = false;
+    let mut i = start;
+    if first_width > 1 {
+        out.push_str(&lower[i..i + first_width]);
+        i += first_width;
+    }
+    while i < bytes.len() {
+        let b = bytes[i];
+        let lowered = kept[usize::from(b)];
+        if lowered != 0 {
+            out.push(char::from(lowered));
+            i += 1;
+            continue;
+        }
+        let width = match bmp_class(bytes, i) {
+            (Bmp::Plain, width) if b >= 0x80 => width,
+            _ => break,
+        };
+        out.push_str(&lower[i..i + width]);
+        i += width;
+    }
+    i
+}
+
+/// Per byte, its ASCII lowercase if it is a kept ASCII character, else 0
+/// (a digit, a separator, or a byte of a non-ASCII character).
+fn ascii_kept_lower() -> &'static [u8; 256] {
+    static TABLE: OnceLock<[u8; 256]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [0u8; 256];
+        for (b, &class) in ascii_classes().iter().enumerate() {
+            if class == Ascii::Kept {
+                table[b] = (b as u8).to_ascii_lowercase();
+            }
+        }
+        table
+    })
+}
+
+/// What `simplify` does with a character of the Basic Multilingual Plane
+/// that is not ASCII.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bmp {
+    /// Written as it is (see [`bmp_classes`]).
+    Plain,
+    /// Becomes a space: it and its lowercase are punctuation or whitespace.
+    Separator,
+    /// Neither (or outside the plane): lowered, tested and decomposed
+    /// char by char.
+    Other,
+}
+
+/// The [`Bmp`] class and the width of the character at `bytes[i]` (not
+/// ASCII).
+#[inline]
+fn bmp_class(bytes: &[u8], i: usize) -> (Bmp, usize) {
+    let b = bytes[i];
+    let (code, width) = match b {
+        0xC2..=0xDF if i + 1 < bytes.len() => (
+            (u32::from(b & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F),
+            2,
+        ),
+        0xE0..=0xEF if i + 2 < bytes.len() => (
+            (u32::from(b & 0x0F) << 12)
+                | (u32::from(bytes[i + 1] & 0x3F) << 6)
+                | u32::from(bytes[i + 2] & 0x3F),
+            3,
+        ),
+        _ => return (Bmp::Other, 0),
+    };
+    let classes = bmp_classes();
+    let (word, bit) = ((code >> 6) as usize, code & 63);
+    if classes.plain[word] >> bit & 1 != 0 {
+        (Bmp::Plain, width)
+    } else if classes.separator[word] >> bit & 1 != 0 {
+        (Bmp::Separator, width)
+    } else {
+        (Bmp::Other, width)
+    }
+}
+
+/// One bit per character of the Basic Multilingual Plane for each of two
+/// classes.
+///
+/// A plain character is written by `simplify` as it is, in both passes: it
+/// is its own lowercase, its own NFD, a starter (combining class 0, so NFD
+/// never moves a mark across it) and not a non-spacing mark, and it is
+/// neither punctuation, nor whitespace, nor a decimal digit: CJK
+/// ideographs, the letters of Arabic, Hebrew or Thai, lowercase letters
+/// without a diacritic. Hangul syllables and kana with a voicing mark
+/// decompose, so they are not.
+///
+/// A separator is not a decimal digit, and it and every character of its
+/// lowercase are punctuation or whitespace: curly quotes, dashes, `…`,
+/// the no-break space.
+struct BmpClasses {
+    plain: [u64; 1024],
+    separator: [u64; 1024],
+}
+
+fn bmp_classes() -> &'static BmpClasses {
+    static TABLE: OnceLock<Box<BmpClasses>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = Box::new(BmpClasses {
+            plain: [0; 1024],
+            separator: [0; 1024],
+        });
+        let separates = |c: char| words::punctuation().contains(c) || words::is_py_space(c);
+        for code in 0x80u32..0x1_0000 {
+            let Some(c) = char::from_u32(code) else {
+                continue;
+            };
+            let (word, bit) = ((code >> 6) as usize, 1u64 << (code & 63));
+            if words::is_decimal(c) {
+                continue;
+            }
+            if c.to_lowercase().all(separates) {
+                table.separator[word] |= bit;
+                continue;
+            }
+            let mut lower = c.to_lowercase();
+            let mut nfd = std::iter::once(c).nfd();
+            let plain = lower.next() == Some(c)
+                && lower.next().is_none()
+                && nfd.next() == Some(c)
+                && nfd.next().is_none()
+                && unicode_normalization::char::canonical_combining_class(c) == 0
+                && !words::is_nonspacing_mark(c)
+                && !separates(c);
+            if plain {
+                table.plain[word] |= bit;
+            }
+        }
+        table
+    })
 }
 
 /// Appends `c` to `out`, after a space if one is pending and `out` is not empty.
@@ -580,7 +738,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn simplify_equals_the_char_by_char_reference(
-            text in "[aZ9 .,;:'\"_\r\n\t\x01\x1c-]{0,6}([\u{e9}\u{c9}\u{301}\u{3a3}\u{3c3}\u{130}\u{663}\u{66b}\u{2396}\u{ff11}\u{2019}\u{a0}\u{3000}\u{4e2d}\u{ac00}\u{1e9e}\u{2160}\u{bd}][aZ9 .,;:'\"_\r\n-]{0,5}){0,10}"
+            text in "[aZ9 .,;:'\"_\r\n\t\x01\x1c-]{0,6}([\u{e9}\u{c9}\u{301}\u{3a3}\u{3c3}\u{130}\u{663}\u{66b}\u{2396}\u{ff11}\u{2019}\u{a0}\u{3000}\u{4e2d}\u{ac00}\u{1e9e}\u{2160}\u{bd}\u{430}\u{416}\u{5d0}\u{5b0}\u{304c}\u{30ac}\u{3b1}\u{3c2}\u{e01}\u{e48}\u{f39}\u{1f600}][aZ9 .,;:'\"_\r\n-]{0,5}){0,10}"
         ) {
             assert_simplify_as_reference(&text);
         }
