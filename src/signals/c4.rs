@@ -19,7 +19,7 @@
 //! The bad-words rule of the paper is not applied (datatrove's
 //! `C4QualityFilter` does not either; its list must be downloaded).
 
-use super::words;
+use super::words::{self, Token, PUNCT, TERMINAL};
 use memchr::memmem;
 use serde::Serialize;
 use std::sync::OnceLock;
@@ -68,8 +68,12 @@ pub struct C4Signals {
 }
 
 /// The C4 signals of `text`; `lower` is a reusable buffer.
-pub(crate) fn signals(text: &str, lower: &mut String) -> C4Signals {
+pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, lower: &mut String) -> C4Signals {
     let mut s = C4Signals::default();
+    // Offsets of tokens fit in a u32 only below 4 GiB.
+    let mut tokens = tokens
+        .filter(|_| u32::try_from(text.len()).is_ok())
+        .map(|tokens| TokenCursor { tokens, next: 0 });
     for raw in words::splitlines(text) {
         s.lines += 1;
         let line = words::py_strip(raw);
@@ -78,12 +82,14 @@ pub(crate) fn signals(text: &str, lower: &mut String) -> C4Signals {
             s.long_word_lines += 1;
             continue;
         }
+        let start = line.as_ptr() as usize - text.as_ptr() as usize;
         let cleaned;
-        let line = if line.contains('[') {
+        let (line, in_text) = if line.contains('[') {
             cleaned = remove_citations(line);
-            cleaned.as_str()
+            let same = cleaned.len() == line.len();
+            (cleaned.as_str(), same)
         } else {
-            line
+            (line, true)
         };
         if !line.ends_with(END_PUNCTUATION) || line.ends_with("...") {
             s.no_terminal_punct_lines += 1;
@@ -117,7 +123,12 @@ pub(crate) fn signals(text: &str, lower: &mut String) -> C4Signals {
             continue;
         }
         s.kept_lines += 1;
-        s.sentences += sentences(line);
+        // `in_text`: the line is `text[start..start + line.len()]`.
+        s.sentences += tokens
+            .as_mut()
+            .filter(|_| in_text)
+            .and_then(|cursor| cursor.sentences(start, start + line.len()))
+            .unwrap_or_else(|| sentences(line));
     }
     s
 }
@@ -211,6 +222,57 @@ fn remove_citations(line: &str) -> String {
 }
 
 /// Sentences of `line` as spaCy's sentencizer splits them.
+/// The tokens of the whole text, read line after line.
+struct TokenCursor<'a> {
+    tokens: &'a [Token],
+    /// The first token not read yet.
+    next: usize,
+}
+
+impl TokenCursor<'_> {
+    /// [`sentences`] of the line `text[start..end]` (stripped), counted on
+    /// the tokens of the whole text that lie in it. They are the line's own
+    /// tokens: no token spans a line break, and no UAX #29 rule or spaCy
+    /// rule looks across the whitespace around a stripped line, but for
+    /// marks that join a space (WB4): a token that starts before `start`
+    /// and ends after it, or crosses `end`, is such a case, and `None`
+    /// sends the line to [`sentences`]. Lines come in order.
+    fn sentences(&mut self, start: usize, end: usize) -> Option<usize> {
+        let tokens = self.tokens;
+        while let Some(token) = tokens.get(self.next) {
+            if token.start as usize >= start {
+                break;
+            }
+            self.next += 1;
+            if token.end() > start {
+                return None;
+            }
+        }
+        let mut count = 0;
+        let mut seen_terminal = false;
+        while let Some(token) = tokens.get(self.next) {
+            if token.start as usize >= end {
+                break;
+            }
+            self.next += 1;
+            if token.end() > end {
+                return None;
+            }
+            let single_terminal = token.flags & TERMINAL != 0;
+            if count == 0 {
+                count = 1;
+            }
+            if seen_terminal && !single_terminal && token.flags & PUNCT == 0 {
+                count += 1;
+                seen_terminal = false;
+            } else if single_terminal {
+                seen_terminal = true;
+            }
+        }
+        Some(count)
+    }
+}
+
 fn sentences(line: &str) -> usize {
     let terminal = words::terminal();
     let mut count = 0;
@@ -268,6 +330,52 @@ mod tests {
             "a b c d."
         );
         assert_eq!(remove_citations("keep [x] and [12"), "keep [x] and [12");
+    }
+
+    /// The C4 signals of `text` counted on the whole text's tokens and
+    /// line by line are the same.
+    fn assert_tokens_count_as_lines(text: &str) {
+        let mut tokens = Vec::new();
+        words::tokenize(text, &mut tokens, |_| {});
+        let mut lower = String::new();
+        let shared = signals(text, Some(&tokens), &mut lower);
+        let alone = signals(text, None, &mut lower);
+        assert_eq!(format!("{shared:?}"), format!("{alone:?}"), "{text:?}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn sentences_on_shared_tokens_equal_sentences_by_line(
+            text in "([a-z]{1,4}|[ .!?,'\\[\\]1\n\r\t\x1c\x0b-]|\u{a0}|\u{301}|\u{2028}|\u{85}|\u{3002}|\u{2019}|\u{5d0}|\u{4e2d}|\u{200d}|\u{1f600}){0,40}"
+        ) {
+            assert_tokens_count_as_lines(&text);
+        }
+    }
+
+    #[test]
+    fn sentences_on_shared_tokens_of_dataset_texts() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets");
+        let mut texts = 0;
+        for dataset in ["daniel_dev", "scrapinghub", "wcxb_dev", "readability_tests"] {
+            let dir = format!("{root}/{dataset}/gold");
+            for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
+                let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+                assert_tokens_count_as_lines(&String::from_utf8_lossy(&bytes));
+                texts += 1;
+            }
+        }
+        assert!(texts > 2500, "{texts}");
+    }
+
+    #[test]
+    fn a_mark_after_a_line_break_is_counted_by_line() {
+        for text in [
+            "One two three. Four five six. \u{a0}\u{301}Seven eight nine.",
+            "One two three.\x1c\u{301} Four. Five six seven.",
+            "Alpha beta gamma. Delta.\n\u{301}x y z. Again and again.",
+        ] {
+            assert_tokens_count_as_lines(text);
+        }
     }
 
     #[test]

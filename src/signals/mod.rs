@@ -319,7 +319,9 @@ impl Analyser {
     /// C4's failure (computed once per text).
     fn c4(&mut self, text: &str, parts: &mut Parts) -> Option<&'static str> {
         if parts.c4.is_none() {
-            let signals = c4::signals(text, &mut self.lower);
+            // The words, when a rule set before has split them.
+            let tokens = parts.stop_words.map(|_| self.tokens.as_slice());
+            let signals = c4::signals(text, tokens, &mut self.lower);
             let failure = c4::failure(&signals);
             parts.c4 = Some((signals, failure));
         }

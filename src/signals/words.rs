@@ -567,16 +567,34 @@ fn ends_with_ignore_case(word: &str, suffix: &[u8]) -> Option<usize> {
 pub(crate) struct Token {
     /// [`token_hash`] of the token's bytes: n-grams are compared by these.
     pub hash: u64,
+    /// Byte offset of the token in the text.
+    pub start: u32,
+    /// Bytes.
+    pub len: u32,
     /// Characters (Python's `len`).
     pub chars: u32,
-    /// [`NON_SYMBOL`], [`ALPHA`].
+    /// [`NON_SYMBOL`], [`ALPHA`], [`TERMINAL`], [`PUNCT`].
     pub flags: u8,
+}
+
+impl Token {
+    /// Byte offset of the end of the token in the text.
+    #[inline]
+    pub(crate) fn end(&self) -> usize {
+        self.start as usize + self.len as usize
+    }
 }
 
 /// The token has a character outside datatrove's `PUNCTUATION_SET`.
 pub(crate) const NON_SYMBOL: u8 = 1;
 /// The token has an alphabetic character (`str.isalpha`).
 pub(crate) const ALPHA: u8 = 2;
+/// The token is one sentence-terminal character ([`terminal`]).
+pub(crate) const TERMINAL: u8 = 4;
+/// Every character of the token is punctuation ([`is_punct`]).
+pub(crate) const PUNCT: u8 = 8;
+/// In [`ASCII_FLAGS`] only: the character is not punctuation.
+const NOT_PUNCT: u8 = 16;
 
 /// [`NON_SYMBOL`] and [`ALPHA`] of each ASCII character: what
 /// `punctuation()` and `is_alpha` say of it (`ascii_flags_agree_with_classes`).
@@ -594,6 +612,11 @@ static ASCII_FLAGS: [u8; 128] = {
                 table[b] = 0;
             }
             i += 1;
+        }
+        // General category P in ASCII (`is_punct`).
+        if !matches!(b as u8, b'!'..=b'#' | b'%'..=b'*' | b','..=b'/' | b':' | b';' | b'?' | b'@' | b'['..=b']' | b'_' | b'{' | b'}')
+        {
+            table[b] |= NOT_PUNCT;
         }
         if (b >= b'a' as usize && b <= b'z' as usize) || (b >= b'A' as usize && b <= b'Z' as usize)
         {
@@ -791,6 +814,7 @@ pub(crate) fn token_hash(bytes: &[u8]) -> u64 {
 pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&str)) {
     out.clear();
     let punctuation = punctuation();
+    let base = text.as_ptr() as usize;
     for_each_word(text, |word| {
         let mut flags = 0;
         let mut chars = 0u32;
@@ -799,7 +823,15 @@ pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&s
             for &b in word.as_bytes() {
                 flags |= ASCII_FLAGS[usize::from(b)];
             }
+            if flags & NOT_PUNCT == 0 {
+                flags |= PUNCT;
+            }
+            if matches!(word.as_bytes(), [b'.' | b'!' | b'?']) {
+                flags |= TERMINAL;
+            }
+            flags &= !NOT_PUNCT;
         } else {
+            let mut punct = true;
             for c in word.chars() {
                 chars += 1;
                 if !punctuation.contains(c) {
@@ -808,10 +840,22 @@ pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&s
                 if is_alpha(c) {
                     flags |= ALPHA;
                 }
+                punct &= is_punct(c);
+            }
+            if punct {
+                flags |= PUNCT;
+            }
+            let mut cs = word.chars();
+            if let (Some(c), None) = (cs.next(), cs.next()) {
+                if terminal().contains(c) {
+                    flags |= TERMINAL;
+                }
             }
         }
         out.push(Token {
             hash: token_hash(word.as_bytes()),
+            start: (word.as_ptr() as usize - base) as u32,
+            len: word.len() as u32,
             chars,
             flags,
         });
@@ -1009,7 +1053,15 @@ mod tests {
             if is_alpha(c) {
                 flags |= ALPHA;
             }
+            if !is_punct(c) {
+                flags |= NOT_PUNCT;
+            }
             assert_eq!(ASCII_FLAGS[usize::from(b)], flags, "{c:?}");
+            assert_eq!(
+                terminal().contains(c),
+                matches!(c, '.' | '!' | '?'),
+                "{c:?}"
+            );
         }
     }
 
