@@ -68,8 +68,23 @@ pub struct C4Signals {
 }
 
 /// The C4 signals of `text`; `lower` is a reusable buffer.
-pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, lower: &mut String) -> C4Signals {
+pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, scratch: &mut Scratch) -> C4Signals {
     let mut s = C4Signals::default();
+    let Scratch { lower, phrases } = scratch;
+    // The phrases of the whole text, ASCII case folded, by start.
+    phrases.clear();
+    lower.clear();
+    lower.push_str(text);
+    lower.make_ascii_lowercase();
+    for (pattern, finder) in phrase_finders().iter().enumerate() {
+        phrases.extend(
+            finder
+                .find_iter(lower.as_bytes())
+                .map(|at| (at, at + finder.needle().len(), pattern as u8)),
+        );
+    }
+    phrases.sort_unstable();
+    let mut next_phrase = 0;
     // Offsets of tokens fit in a u32 only below 4 GiB.
     let mut tokens = tokens
         .filter(|_| u32::try_from(text.len()).is_ok())
@@ -77,7 +92,7 @@ pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, lower: &mut String) 
     for raw in words::splitlines(text) {
         s.lines += 1;
         let line = words::py_strip(raw);
-        let (n_words, long_word) = count_words(line);
+        let (n_words, long_word) = count_words_to_the_rules(line);
         if long_word {
             s.long_word_lines += 1;
             continue;
@@ -99,18 +114,38 @@ pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, lower: &mut String) 
             s.too_few_words_lines += 1;
             continue;
         }
-        lower.clear();
-        lower.push_str(line);
-        lower.make_ascii_lowercase();
-        let finders = finders();
-        let found = |finder: &memmem::Finder| finder.find(lower.as_bytes()).is_some();
-        if found(&finders.lorem_ipsum) {
+        // Which phrases the line holds: those found in the text that lie
+        // in it, or (for a line whose citations were removed) those found
+        // in the line itself.
+        let mut held = 0u32;
+        while phrases.get(next_phrase).is_some_and(|p| p.0 < start) {
+            next_phrase += 1;
+        }
+        if in_text {
+            let end = start + line.len();
+            for &(at, to, pattern) in &phrases[next_phrase..] {
+                if at >= end {
+                    break;
+                }
+                if to <= end {
+                    held |= 1 << pattern;
+                }
+            }
+        } else {
+            let line = line.to_ascii_lowercase();
+            for (pattern, finder) in phrase_finders().iter().enumerate() {
+                if finder.find(line.as_bytes()).is_some() {
+                    held |= 1 << pattern;
+                }
+            }
+        }
+        if held & 1 << LOREM_IPSUM != 0 {
             s.page_rule.get_or_insert("lorem_ipsum");
             // datatrove stops at the page failure; the counts below it are
             // of the lines before it.
             break;
         }
-        if found(&finders.javascript) {
+        if held & 1 << JAVASCRIPT != 0 {
             s.javascript_lines += 1;
             continue;
         }
@@ -118,7 +153,7 @@ pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, lower: &mut String) 
             s.page_rule.get_or_insert("curly_bracket");
             break;
         }
-        if finders.policy.iter().any(found) {
+        if held >> POLICY != 0 {
             s.policy_lines += 1;
             continue;
         }
@@ -131,6 +166,23 @@ pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, lower: &mut String) 
             .unwrap_or_else(|| sentences(line));
     }
     s
+}
+
+/// [`count_words`] as far as the rules need it: a line of at most
+/// [`MAX_WORD_LENGTH`] bytes has no word over that many characters, and
+/// its words are counted up to [`MIN_WORDS_PER_LINE`] only (the count is
+/// compared with it, and a line of prose reaches it in a few bytes).
+#[inline]
+fn count_words_to_the_rules(line: &str) -> (usize, bool) {
+    if line.len() > MAX_WORD_LENGTH {
+        return count_words(line);
+    }
+    let words = line
+        .split(words::is_py_space)
+        .filter(|w| !w.is_empty())
+        .take(MIN_WORDS_PER_LINE)
+        .count();
+    (words, false)
 }
 
 /// The whitespace-separated words of `line` (`line.split()`), and whether
@@ -168,23 +220,36 @@ fn count_words(line: &str) -> (usize, bool) {
     (n_words, long_word)
 }
 
-/// The searchers of the phrases the line rules look for, built once.
-struct Finders {
-    lorem_ipsum: memmem::Finder<'static>,
-    javascript: memmem::Finder<'static>,
-    policy: [memmem::Finder<'static>; POLICY_SUBSTRINGS.len()],
+/// Reusable buffers of [`signals`].
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// A line, lowercased.
+    lower: String,
+    /// The phrases found in a text: (start, end, pattern).
+    phrases: Vec<(usize, usize, u8)>,
 }
 
-fn finders() -> &'static Finders {
-    static FINDERS: OnceLock<Finders> = OnceLock::new();
-    FINDERS.get_or_init(|| Finders {
-        lorem_ipsum: memmem::Finder::new("lorem ipsum"),
-        javascript: memmem::Finder::new("javascript"),
-        policy: POLICY_SUBSTRINGS.map(memmem::Finder::new),
+/// Pattern numbers of [`phrase_finders`]: `lorem ipsum`, `javascript`,
+/// then the policy phrases.
+const LOREM_IPSUM: u32 = 0;
+const JAVASCRIPT: u32 = 1;
+const POLICY: u32 = 2;
+
+/// The phrases of the rules (`lorem ipsum`, `javascript`,
+/// [`POLICY_SUBSTRINGS`]), searched in the text lowercased in ASCII (C4
+/// folds case in ASCII only): the whole text once per phrase, rather than
+/// each line.
+fn phrase_finders() -> &'static [memmem::Finder<'static>; 2 + POLICY_SUBSTRINGS.len()] {
+    static FINDERS: OnceLock<[memmem::Finder<'static>; 2 + POLICY_SUBSTRINGS.len()]> =
+        OnceLock::new();
+    FINDERS.get_or_init(|| {
+        let mut patterns = ["lorem ipsum", "javascript", "", "", "", "", "", ""];
+        patterns[2..].copy_from_slice(&POLICY_SUBSTRINGS);
+        patterns.map(memmem::Finder::new)
     })
 }
 
-/// The C4 rule `s` breaks, if any.
+
 pub(crate) fn failure(s: &C4Signals) -> Option<&'static str> {
     if let Some(rule) = s.page_rule {
         return Some(rule);
@@ -309,6 +374,9 @@ mod tests {
             " ".into(),
             "a".into(),
             " a  b\tc\x0bd\x0ce\rf\x1cg\x1fh ".into(),
+            "a\u{a0}b".into(),
+            "a\u{3000}b c".into(),
+            " a  b ".into(),
             "a\x1bb\x7fc".into(),
             format!("{long} a"),
             format!("a {long}x"),
@@ -320,6 +388,12 @@ mod tests {
                 expected.1 |= words::char_len(word) > MAX_WORD_LENGTH;
             }
             assert_eq!(count_words(&line), expected, "{line:?}");
+            let (n, long) = count_words_to_the_rules(&line);
+            assert_eq!(
+                (n < MIN_WORDS_PER_LINE, long),
+                (expected.0 < MIN_WORDS_PER_LINE, expected.1),
+                "{line:?}"
+            );
         }
     }
 
@@ -337,9 +411,9 @@ mod tests {
     fn assert_tokens_count_as_lines(text: &str) {
         let mut tokens = Vec::new();
         words::tokenize(text, &mut tokens, |_| {});
-        let mut lower = String::new();
-        let shared = signals(text, Some(&tokens), &mut lower);
-        let alone = signals(text, None, &mut lower);
+        let mut scratch = Scratch::default();
+        let shared = signals(text, Some(&tokens), &mut scratch);
+        let alone = signals(text, None, &mut scratch);
         assert_eq!(format!("{shared:?}"), format!("{alone:?}"), "{text:?}");
     }
 

@@ -157,7 +157,7 @@ pub struct Analyser {
     tokens: Vec<words::Token>,
     repetition: gopher::Scratch,
     seen: gopher::HashTable,
-    lower: String,
+    c4: c4::Scratch,
     simplified: String,
     scratch: String,
     minhash: dedup::MinhashBuffers,
@@ -171,7 +171,7 @@ impl Analyser {
             tokens: Vec::new(),
             repetition: gopher::Scratch::default(),
             seen: gopher::HashTable::default(),
-            lower: String::new(),
+            c4: c4::Scratch::default(),
             simplified: String::new(),
             scratch: String::new(),
             minhash: dedup::MinhashBuffers::default(),
@@ -321,7 +321,7 @@ impl Analyser {
         if parts.c4.is_none() {
             // The words, when a rule set before has split them.
             let tokens = parts.stop_words.map(|_| self.tokens.as_slice());
-            let signals = c4::signals(text, tokens, &mut self.lower);
+            let signals = c4::signals(text, tokens, &mut self.c4);
             let failure = c4::failure(&signals);
             parts.c4 = Some((signals, failure));
         }
