@@ -249,7 +249,6 @@ fn phrase_finders() -> &'static [memmem::Finder<'static>; 2 + POLICY_SUBSTRINGS.
     })
 }
 
-
 pub(crate) fn failure(s: &C4Signals) -> Option<&'static str> {
     if let Some(rule) = s.page_rule {
         return Some(rule);

@@ -791,29 +791,73 @@ fn ascii_glue(bytes: &[u8], start: usize, mut end: usize) -> usize {
     }
 }
 
-/// A 64-bit hash of a token's bytes, by which n-grams are compared. A
-/// token of up to 7 bytes (most words) is packed with its length into one
-/// `u64` and mixed by a bijection (splitmix64's finaliser), so no two such
-/// tokens share a hash and no hash function is called; a longer one is
-/// hashed by xxh3-64.
-#[inline]
+/// [`token_hash_in`] of a token on its own.
+#[cfg(test)]
 pub(crate) fn token_hash(bytes: &[u8]) -> u64 {
-    if bytes.len() > 7 {
+    token_hash_in(bytes, 0, bytes.len())
+}
+
+/// A 64-bit hash of the token `text[start..start + len]`, by which n-grams
+/// are compared. A token of up to 7 bytes (most words) is packed with its
+/// length into one `u64` and mixed by a bijection (splitmix64's
+/// finaliser), so no two such tokens share a hash and no hash function is
+/// called; a longer one is hashed by xxh3-64. The short token is read as
+/// one `u64` load from the text when eight bytes follow its start (its
+/// bytes kept by a mask), rather than copied by a variable length.
+#[inline]
+fn token_hash_in(text: &[u8], start: usize, len: usize) -> u64 {
+    let bytes = &text[start..start + len];
+    if len > 7 {
         return xxhash_rust::xxh3::xxh3_64(bytes);
     }
-    let mut packed = [0u8; 8];
-    packed[..bytes.len()].copy_from_slice(bytes);
-    packed[7] = bytes.len() as u8;
-    let mut x = u64::from_le_bytes(packed);
+    let word = match text.get(start..start + 8) {
+        Some(eight) => u64::from_le_bytes(eight.try_into().unwrap_or([0; 8])),
+        None => {
+            let mut packed = [0u8; 8];
+            packed[..len].copy_from_slice(bytes);
+            u64::from_le_bytes(packed)
+        }
+    };
+    // The token's bytes, and its length in the top byte.
+    let mut x = (word & ((1u64 << (8 * len)) - 1)) | (len as u64) << 56;
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
 }
 
+/// [`NON_SYMBOL`], [`ALPHA`], [`TERMINAL`] and [`NOT_PUNCT`] of one
+/// character, as the classes say.
+fn char_flags(c: char) -> u8 {
+    let mut flags = 0;
+    if !punctuation().contains(c) {
+        flags |= NON_SYMBOL;
+    }
+    if is_alpha(c) {
+        flags |= ALPHA;
+    }
+    if terminal().contains(c) {
+        flags |= TERMINAL;
+    }
+    if !is_punct(c) {
+        flags |= NOT_PUNCT;
+    }
+    flags
+}
+
+/// [`char_flags`] of every character of the Basic Multilingual Plane, so
+/// that a token's characters are not each looked up in four range tables.
+fn bmp_flags() -> &'static [u8] {
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..0x1_0000u32)
+            .map(|code| char::from_u32(code).map_or(0, char_flags))
+            .collect()
+    })
+}
+
 /// Fills `out` with the tokens of `text`; calls `each` with every token's text.
 pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&str)) {
     out.clear();
-    let punctuation = punctuation();
     let base = text.as_ptr() as usize;
     for_each_word(text, |word| {
         let mut flags = 0;
@@ -831,30 +875,26 @@ pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&s
             }
             flags &= !NOT_PUNCT;
         } else {
-            let mut punct = true;
+            let bmp = bmp_flags();
             for c in word.chars() {
                 chars += 1;
-                if !punctuation.contains(c) {
-                    flags |= NON_SYMBOL;
-                }
-                if is_alpha(c) {
-                    flags |= ALPHA;
-                }
-                punct &= is_punct(c);
+                flags |= match bmp.get(c as usize) {
+                    Some(&f) => f,
+                    None => char_flags(c),
+                };
             }
-            if punct {
+            if flags & NOT_PUNCT == 0 {
                 flags |= PUNCT;
             }
-            let mut cs = word.chars();
-            if let (Some(c), None) = (cs.next(), cs.next()) {
-                if terminal().contains(c) {
-                    flags |= TERMINAL;
-                }
+            if chars > 1 {
+                flags &= !TERMINAL;
             }
+            flags &= !NOT_PUNCT;
         }
+        let start = word.as_ptr() as usize - base;
         out.push(Token {
-            hash: token_hash(word.as_bytes()),
-            start: (word.as_ptr() as usize - base) as u32,
+            hash: token_hash_in(text.as_bytes(), start, word.len()),
+            start: start as u32,
             len: word.len() as u32,
             chars,
             flags,
@@ -901,6 +941,35 @@ mod tests {
         for_each_word(text, |w| fast.push(w));
         let plain: Vec<&str> = words(text).collect();
         assert_eq!(fast, plain, "{text:?}");
+        assert_tokens_as_classes(text);
+    }
+
+    /// The tokens [`tokenize`] records hold their words' offsets, lengths,
+    /// character counts, hashes, and the flags the character classes give.
+    fn assert_tokens_as_classes(text: &str) {
+        let mut tokens = Vec::new();
+        let mut seen = Vec::new();
+        tokenize(text, &mut tokens, |w| seen.push(w.to_owned()));
+        assert_eq!(tokens.len(), seen.len());
+        for (token, word) in tokens.iter().zip(seen) {
+            assert_eq!(&text[token.start as usize..token.end()], word, "{text:?}");
+            assert_eq!(token.hash, token_hash(word.as_bytes()), "{word:?}");
+            assert_eq!(token.chars as usize, word.chars().count(), "{word:?}");
+            let mut expected = 0;
+            if word.chars().any(|c| !punctuation().contains(c)) {
+                expected |= NON_SYMBOL;
+            }
+            if word.chars().any(is_alpha) {
+                expected |= ALPHA;
+            }
+            if word.chars().count() == 1 && word.chars().all(|c| terminal().contains(c)) {
+                expected |= TERMINAL;
+            }
+            if word.chars().all(is_punct) {
+                expected |= PUNCT;
+            }
+            assert_eq!(token.flags, expected, "{word:?} in {text:?}");
+        }
     }
 
     #[test]
@@ -948,7 +1017,7 @@ mod tests {
 
         #[test]
         fn for_each_word_equals_words_on_mixed(
-            text in "[aZ9 .,;:'_/\r\n-]{0,10}([\u{e9}\u{2019}\u{2013}\u{2014}\u{301}\u{200d}\u{4e2d}\u{30ab}\u{5d0}\u{85}\u{2028}\u{a0}\u{3000}\u{ff10}][aZ9 .,;:'_/\r\n-]{0,6}){0,12}"
+            text in "[aZ9 .,;:'_/\r\n!?-]{0,10}([\u{e9}\u{2019}\u{2013}\u{2014}\u{301}\u{200d}\u{4e2d}\u{30ab}\u{5d0}\u{85}\u{2028}\u{a0}\u{3000}\u{ff10}\u{3002}\u{ff01}\u{bb}\u{2026}\u{1f600}\u{10a3f}][aZ9 .,;:'_/\r\n-]{0,6}){0,12}"
         ) {
             assert_words_equal(&text);
         }
@@ -999,6 +1068,7 @@ mod tests {
                     let mut fast = Vec::new();
                     for_each_word(&text, |w| fast.push(w));
                     assert!(fast.iter().copied().eq(words(&text)), "{}", path.display());
+                    assert_tokens_as_classes(&text);
                     texts += 1;
                 }
             }
