@@ -191,7 +191,8 @@ pub(crate) fn splitlines(text: &str) -> impl Iterator<Item = &str> {
         // Bytes, not chars: in UTF-8, C2 85 is only U+0085 and E2 80 A8/A9
         // only U+2028/U+2029.
         let bytes = rest.as_bytes();
-        for (i, &b) in bytes.iter().enumerate() {
+        let from = first_break_candidate(bytes);
+        for (i, &b) in bytes.iter().enumerate().skip(from) {
             let next = |k: usize| bytes.get(i + k).copied();
             let width = match b {
                 b'\r' if next(1) == Some(b'\n') => 2,
@@ -208,6 +209,31 @@ pub(crate) fn splitlines(text: &str) -> impl Iterator<Item = &str> {
         rest = "";
         Some(line)
     })
+}
+
+/// The offset of the first 8-byte chunk of `bytes` (or of the tail) that
+/// may hold a line break of [`splitlines`]: a byte below 0x20 or a 0xC2
+/// or 0xE2 (which start U+0085, U+2028, U+2029). Eight bytes at a time,
+/// with the zero-byte tests of "Bit Twiddling Hacks": a chunk without
+/// such a byte is stepped over, the bytes of the others are read one by
+/// one.
+#[inline]
+fn first_break_candidate(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        // A byte below 0x20, or equal to 0xC2 or 0xE2.
+        let below = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+        if below | has_zero(x ^ (ONES * 0xC2)) | has_zero(x ^ (ONES * 0xE2)) != 0 {
+            return at;
+        }
+        at += 8;
+    }
+    at
 }
 
 /// The clitics spaCy's English tokenizer splits off the word before them.
@@ -1103,6 +1129,40 @@ mod tests {
     #[test]
     fn han_ideographs_are_words_of_their_own() {
         assert_eq!(all("中文分词。"), ["中", "文", "分", "词", "。"]);
+    }
+
+    /// [`splitlines`] as a char-by-char loop over Python's line breaks.
+    fn splitlines_reference(text: &str) -> Vec<&str> {
+        let mut lines = Vec::new();
+        let mut start = 0;
+        let mut chars = text.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            let end = match c {
+                '\r' if chars.peek().map(|&(_, c)| c) == Some('\n') => {
+                    chars.next();
+                    i + 2
+                }
+                '\n' | '\r' | '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}'
+                | '\u{2028}' | '\u{2029}' => i + c.len_utf8(),
+                _ => continue,
+            };
+            lines.push(&text[start..i]);
+            start = end;
+        }
+        if start < text.len() {
+            lines.push(&text[start..]);
+        }
+        lines
+    }
+
+    proptest! {
+        #[test]
+        fn splitlines_equals_the_reference(
+            text in "([a-z ]{0,12}|[\r\n\x0b\x0c\x1c-\x1f\t]|\u{85}|\u{2028}|\u{2029}|\u{a0}|\u{2019}|\u{e9}){0,30}"
+        ) {
+            let lines: Vec<&str> = splitlines(&text).collect();
+            prop_assert_eq!(lines, splitlines_reference(&text));
+        }
     }
 
     #[test]
