@@ -194,3 +194,30 @@ fn linked_teasers_are_the_listing() {
     assert!(text.contains("\nСпаржа снизит уровень"), "{text}");
     assert!(!text.contains("Время сбрасывать маски"), "{text}");
 }
+
+/// `INTRO_GRID_REACH`, `INTRO_GRID_CODE`: a listing that opens with a
+/// paragraph about what it lists is an article to the article reading,
+/// which kept the paragraph alone; the grid of cards just under it is
+/// given with it (F1 .39 and .12 before the rule).
+#[test]
+fn a_grid_under_its_introduction_is_given_with_it() {
+    // White Flower Farm's indoor pots: a paragraph, a sort menu, then name,
+    // SKU and price per card.
+    let (text, f1) = wcxb("dev-4112");
+    assert!(f1 > 0.85, "F1 {f1:.3}: {text}");
+    assert!(text.contains("Gray Cathedral Pot and Saucer"), "{text}");
+    // MIT's certificate programmes: a paragraph, a menu, then a title and
+    // a teaser per programme.
+    let (text, f1) = wcxb("dev-0216");
+    assert!(f1 > 0.85, "F1 {f1:.3}: {text}");
+    assert!(
+        text.contains("Blended Professional Certificate: Chief Digital Officer"),
+        "{text}"
+    );
+    // A short news article over a grid of comments and teasers, furniture
+    // all: the article alone (and `informpskov.ru` above, whose teasers
+    // have under `INTRO_GRID_CODE` markup per character, keeps its own).
+    let text = daniel("20111215_news.163.com_be39");
+    assert!(text.contains("中材国际（600970）公告"), "{text}");
+    assert!(text.chars().count() < 1000, "{text}");
+}
