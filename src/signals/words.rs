@@ -342,7 +342,7 @@ impl<'a> Iterator for Segments<'a> {
 
 /// The UAX #29 word-break classes of ASCII characters (`WordBreakProperty.txt`;
 /// `"` is Double_Quote, which only matters beside Hebrew letters, so Other here).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Wb {
     Other,
     Cr,
@@ -663,7 +663,10 @@ static ASCII_FLAGS: [u8; 128] = {
 /// stop of an ellipsis. So the text is cut there into stretches as
 /// [`segments`] cuts it: a stretch of ASCII is tokenized by [`ascii_words`]
 /// in one pass over its bytes; the stretch around a non-ASCII character by
-/// [`words`] itself.
+/// [`simple_words`] when its characters are of the classes that function
+/// applies (letters, digits, punctuation and spaces of the Basic
+/// Multilingual Plane outside the scripts and classes with rules of their
+/// own), else by [`words`] itself.
 pub(crate) fn for_each_word<'a>(text: &'a str, mut emit: impl FnMut(&'a str)) {
     let bytes = text.as_bytes();
     let cut_before = |i: usize| bytes[i - 1] == b'\n' || space_break(bytes, i);
@@ -681,8 +684,268 @@ pub(crate) fn for_each_word<'a>(text: &'a str, mut emit: impl FnMut(&'a str)) {
         let end = (wide + 1..bytes.len())
             .find(|&i| cut_before(i))
             .unwrap_or(bytes.len());
-        words(&text[start..end]).for_each(&mut emit);
+        if simple_stretch(&bytes[..end], wide) {
+            simple_words(text, start, end, &mut emit);
+        } else {
+            words(&text[start..end]).for_each(&mut emit);
+        }
         pos = end;
+    }
+}
+
+/// The word-break classes of [`simple_words`], per character of the Basic
+/// Multilingual Plane; ASCII as [`ASCII_WB`] gives it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Simple {
+    /// Python's whitespace (a segment of it is no token).
+    Space,
+    /// A class of [`Wb`]: Other, ALetter, Numeric, MidLetter, MidNum,
+    /// MidNumLet, ExtendNumLet.
+    Class(Wb),
+    /// A class whose rules [`simple_words`] does not apply (Extend,
+    /// Format, ZWJ, Hebrew_Letter, Katakana, Regional_Indicator,
+    /// Extended_Pictographic, and the scripts without spaces UAX #29 leaves
+    /// to a dictionary): its stretch goes to [`words`].
+    Complex,
+}
+
+/// Characters whose Word_Break class in `unicode-segmentation` (Unicode
+/// 17) differs from the one in `regex-syntax` (Unicode 16): U+00B8 and
+/// characters new in Unicode 17. `simple_characters_tokenize_as_words`
+/// lists them when the two crates disagree.
+const NEWER_CLASSES: [std::ops::RangeInclusive<u32>; 6] = [
+    0xB8..=0xB8,
+    0x88F..=0x88F,
+    0xC5C..=0xC5C,
+    0xCDC..=0xCDC,
+    0x1ACF..=0x1AEB,
+    0xA7CE..=0xA7F1,
+];
+
+/// [`Simple`] of every character of the Basic Multilingual Plane, from the
+/// Word_Break property tables of `regex-syntax`.
+fn simple_classes() -> &'static [Simple] {
+    static TABLE: OnceLock<Vec<Simple>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let class = |p: &str| CharClass::from_pattern(p);
+        let complex = class(
+            r"[\p{WB=Extend}\p{WB=Format}\p{WB=ZWJ}\p{WB=Hebrew_Letter}\p{WB=Katakana}\p{WB=Regional_Indicator}\p{WB=Double_Quote}\p{WB=Single_Quote}\p{WB=CR}\p{WB=LF}\p{Extended_Pictographic}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}\p{Tai_Tham}\p{Tai_Viet}\p{Tai_Le}\p{New_Tai_Lue}]",
+        );
+        let classes = [
+            (class(r"\p{WB=ALetter}"), Wb::ALetter),
+            (class(r"\p{WB=Numeric}"), Wb::Numeric),
+            (class(r"\p{WB=MidLetter}"), Wb::MidLetter),
+            (class(r"\p{WB=MidNum}"), Wb::MidNum),
+            (class(r"\p{WB=MidNumLet}"), Wb::MidNumLet),
+            (class(r"\p{WB=ExtendNumLet}"), Wb::ExtendNumLet),
+        ];
+        (0..0x1_0000u32)
+            .map(|code| {
+                let Some(c) = char::from_u32(code) else {
+                    return Simple::Complex;
+                };
+                if c.is_ascii() {
+                    return match ASCII_START[code as usize] {
+                        Start::Space => Simple::Space,
+                        _ => Simple::Class(ASCII_WB[code as usize]),
+                    };
+                }
+                if complex.contains(c) || NEWER_CLASSES.iter().any(|r| r.contains(&code)) {
+                    return Simple::Complex;
+                }
+                match classes.iter().find(|(class, _)| class.contains(c)) {
+                    Some(&(_, wb)) => Simple::Class(wb),
+                    None if is_py_space(c) => Simple::Space,
+                    None => Simple::Class(Wb::Other),
+                }
+            })
+            .collect()
+    })
+}
+
+/// The character at `bytes[i]` (a character boundary), its [`Simple`]
+/// class and its width; a character outside the Basic Multilingual Plane
+/// is [`Simple::Complex`].
+#[inline]
+fn simple_at(bytes: &[u8], i: usize) -> (char, Simple, usize) {
+    let b = bytes[i];
+    let (code, width) = match b {
+        0..=0x7F => (u32::from(b), 1),
+        0xC0..=0xDF if i + 1 < bytes.len() => (
+            (u32::from(b & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F),
+            2,
+        ),
+        0xE0..=0xEF if i + 2 < bytes.len() => (
+            (u32::from(b & 0x0F) << 12)
+                | (u32::from(bytes[i + 1] & 0x3F) << 6)
+                | u32::from(bytes[i + 2] & 0x3F),
+            3,
+        ),
+        _ => return ('\0', Simple::Complex, 4),
+    };
+    let c = char::from_u32(code).unwrap_or('\0');
+    let class = simple_classes()
+        .get(code as usize)
+        .copied()
+        .unwrap_or(Simple::Complex);
+    (c, class, width)
+}
+
+/// Whether every character of `bytes[from..]` is of a [`Simple`] class
+/// other than [`Simple::Complex`].
+fn simple_stretch(bytes: &[u8], from: usize) -> bool {
+    let mut i = from;
+    while i < bytes.len() {
+        if bytes[i] < 0x80 {
+            i += 1;
+            continue;
+        }
+        let (_, class, width) = simple_at(bytes, i);
+        if class == Simple::Complex {
+            return false;
+        }
+        i += width;
+    }
+    true
+}
+
+/// The tokens of `text[start..end]`, a stretch cut at breaks whose
+/// characters are all of a [`Simple`] class, as [`Words`] gives them:
+/// [`ascii_words`] with the word-break classes of the characters outside
+/// ASCII (letters, digits, `’` between letters, typographic quotes and
+/// dashes, the no-break space).
+fn simple_words<'a>(text: &'a str, start: usize, end: usize, emit: &mut impl FnMut(&'a str)) {
+    let bytes = &text.as_bytes()[..end];
+    let mut i = start;
+    while i < end {
+        let (c, class, width) = simple_at(bytes, i);
+        let token_end = match class {
+            Simple::Space | Simple::Complex => {
+                i += width;
+                continue;
+            }
+            Simple::Class(Wb::ALetter | Wb::Numeric | Wb::ExtendNumLet) => {
+                let segment_end = simple_segment_end(bytes, i);
+                // A segment of spaces is no token (U+202F is ExtendNumLet).
+                if !c.is_ascii() && text[i..segment_end].chars().all(is_py_space) {
+                    i = segment_end;
+                    continue;
+                }
+                simple_glue(text, end, i, segment_end)
+            }
+            Simple::Class(_) if c == '.' => {
+                let dots = bytes[i..].iter().take_while(|&&b| b == b'.').count();
+                emit(&text[i..i + dots]);
+                i += dots;
+                continue;
+            }
+            Simple::Class(_) if c.is_alphanumeric() => simple_glue(text, end, i, i + width),
+            Simple::Class(_) => i + width,
+        };
+        let word = &text[i..token_end];
+        match (word.len() > 3 && word.bytes().any(|b| b == b'\'' || b == 0xE2))
+            .then(|| clitic_split(word))
+            .flatten()
+        {
+            Some(split) => {
+                emit(&word[..split]);
+                emit(&word[split..]);
+            }
+            None => emit(word),
+        }
+        i = token_end;
+    }
+}
+
+/// The end of the UAX #29 word segment that starts at `bytes[start]` (a
+/// letter, digit or ExtendNumLet of a simple stretch): [`ascii_segment_end`]
+/// with [`Simple`] classes.
+fn simple_segment_end(bytes: &[u8], start: usize) -> usize {
+    let class = |i: usize| {
+        if i >= bytes.len() {
+            return (None, 0);
+        }
+        match simple_at(bytes, i) {
+            (_, Simple::Class(wb), width) => (Some(wb), width),
+            (_, _, width) => (None, width),
+        }
+    };
+    let (first, width) = class(start);
+    let Some(mut state) = first else {
+        return start + width;
+    };
+    let mut end = start + width;
+    while let (Some(next), width) = class(end) {
+        state = match (state, next) {
+            // WB5, WB8, WB9, WB10, WB13a, WB13b
+            (Wb::ALetter | Wb::Numeric, Wb::ALetter | Wb::Numeric)
+            | (_, Wb::ExtendNumLet)
+            | (Wb::ExtendNumLet, Wb::ALetter | Wb::Numeric) => next,
+            // WB6, WB7
+            (Wb::ALetter, Wb::MidLetter | Wb::MidNumLet | Wb::SingleQuote)
+                if class(end + width).0 == Some(Wb::ALetter) =>
+            {
+                end += width;
+                Wb::ALetter
+            }
+            // WB11, WB12
+            (Wb::Numeric, Wb::MidNum | Wb::MidNumLet | Wb::SingleQuote)
+                if class(end + width).0 == Some(Wb::Numeric) =>
+            {
+                end += width;
+                Wb::Numeric
+            }
+            _ => break,
+        };
+        end += class(end).1;
+    }
+    end
+}
+
+/// [`Words::glue`] in a simple stretch ending at `stop`: the end of the
+/// token `text[start..end]` after the joints spaCy keeps.
+fn simple_glue(text: &str, stop: usize, start: usize, mut end: usize) -> usize {
+    let bytes = &text.as_bytes()[..stop];
+    loop {
+        let Some(left) = text[..end].chars().next_back() else {
+            return end;
+        };
+        if !left.is_alphanumeric() || end >= stop {
+            return end;
+        }
+        let (joint, _, joint_width) = simple_at(bytes, end);
+        if !matches!(joint, '-' | ':' | '.' | ',' | '/' | '–' | '—') {
+            return end;
+        }
+        if joint == '.' {
+            let word = &text[start..end];
+            let ellipsis = bytes.get(end + 1) == Some(&b'.');
+            let mut letters = word.chars();
+            let single_letter =
+                letters.next().is_some_and(char::is_alphabetic) && letters.next().is_none();
+            if !ellipsis && (single_letter || (word.contains('.') && !word.ends_with('.'))) {
+                return end + 1;
+            }
+        }
+        let right = end + joint_width;
+        if right >= stop {
+            return end;
+        }
+        let (first, class, width) = simple_at(bytes, right);
+        let glued = match joint {
+            '-' => first.is_ascii_digit() && !left.is_ascii_digit(),
+            '/' => first.is_alphanumeric(),
+            _ => first.is_ascii_digit(),
+        };
+        if !glued {
+            return end;
+        }
+        end = match class {
+            Simple::Class(Wb::ALetter | Wb::Numeric | Wb::ExtendNumLet) => {
+                simple_segment_end(bytes, right)
+            }
+            _ => right + width,
+        };
     }
 }
 
@@ -1043,7 +1306,7 @@ mod tests {
 
         #[test]
         fn for_each_word_equals_words_on_mixed(
-            text in "[aZ9 .,;:'_/\r\n!?-]{0,10}([\u{e9}\u{2019}\u{2013}\u{2014}\u{301}\u{200d}\u{4e2d}\u{30ab}\u{5d0}\u{85}\u{2028}\u{a0}\u{3000}\u{ff10}\u{3002}\u{ff01}\u{bb}\u{2026}\u{1f600}\u{10a3f}][aZ9 .,;:'_/\r\n-]{0,6}){0,12}"
+            text in "[aZ9 .,;:'_/\r\n!?-]{0,10}([\u{e9}\u{2019}\u{2013}\u{2014}\u{301}\u{200d}\u{4e2d}\u{30ab}\u{5d0}\u{85}\u{2028}\u{a0}\u{3000}\u{ff10}\u{3002}\u{ff01}\u{bb}\u{2026}\u{1f600}\u{10a3f}\u{201c}\u{430}\u{b7}\u{ff0c}\u{202f}\u{663}\u{2018}\u{b2}][aZ9 .,;:'_/\r\n-]{0,6}){0,12}"
         ) {
             assert_words_equal(&text);
         }
@@ -1162,6 +1425,57 @@ mod tests {
         ) {
             let lines: Vec<&str> = splitlines(&text).collect();
             prop_assert_eq!(lines, splitlines_reference(&text));
+        }
+    }
+
+    /// Every character of the Basic Multilingual Plane that [`simple_words`]
+    /// takes is tokenized as [`words`] tokenizes it, in the contexts where
+    /// the rules look at it: between letters, digits, itself, full stops,
+    /// joints and clitics.
+    #[test]
+    fn simple_characters_tokenize_as_words() {
+        let mut simple = 0;
+        let mut failed = Vec::new();
+        for code in 0x80..0x1_0000u32 {
+            let Some(c) = char::from_u32(code) else {
+                continue;
+            };
+            if simple_classes()[code as usize] == Simple::Complex {
+                continue;
+            }
+            simple += 1;
+            for text in [
+                format!("a{c}b 1{c}2 {c}{c} x {c} y"),
+                format!("a.{c} {c}.a 5{c} {c}5 {c}'s a{c}/b a/{c}"),
+                format!("ab{c}cd\u{2019}s {c}-1 1-{c} {c}\u{2013}2 J{c}. a{c}a.b.{c}"),
+                format!("\u{e9}{c}\u{e9} \u{663}{c}\u{663} {c}_a"),
+            ] {
+                let mut fast = Vec::new();
+                for_each_word(&text, |w| fast.push(w));
+                if !fast.iter().copied().eq(words(&text)) {
+                    failed.push(code);
+                    break;
+                }
+            }
+        }
+        let ranges: Vec<String> = failed.iter().map(|c| format!("{c:04X}")).collect();
+        assert!(
+            failed.is_empty(),
+            "{} differ: {}",
+            failed.len(),
+            ranges.join(" ")
+        );
+        assert!(simple > 50_000, "{simple}");
+        for (c, class) in [
+            ('\u{e9}', Simple::Class(Wb::ALetter)),
+            ('\u{2019}', Simple::Class(Wb::MidNumLet)),
+            ('\u{201c}', Simple::Class(Wb::Other)),
+            ('\u{a0}', Simple::Space),
+            ('\u{301}', Simple::Complex),
+            ('\u{5d0}', Simple::Complex),
+            ('\u{e01}', Simple::Complex),
+        ] {
+            assert_eq!(simple_classes()[c as usize], class, "{c:?}");
         }
     }
 
