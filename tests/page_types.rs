@@ -221,3 +221,28 @@ fn a_grid_under_its_introduction_is_given_with_it() {
     assert!(text.contains("中材国际（600970）公告"), "{text}");
     assert!(text.chars().count() < 1000, "{text}");
 }
+
+/// `PICTURE_PARAGRAPHS`: a landing page's short sections are put apart by
+/// pictures whose markup outweighs a section's text; with the pictures
+/// free, the sections join (F1 .62 and .34 before the rule).
+#[test]
+fn sections_put_apart_by_pictures_are_one_page() {
+    // Freshdesk's landing page: a strip of customers' logos (~9 KB of
+    // `<img>` markup, no text) between the pitch and "The full customer
+    // service experience": the sections under it are read too.
+    let (text, f1) = wcxb("dev-0697");
+    assert!(f1 > 0.9, "F1 {f1:.3}: {text}");
+    assert!(
+        text.contains("The full customer service experience"),
+        "{text}"
+    );
+    // Todoist's: illustrations between its hero, its features and its
+    // templates (F1 .34 before the rule).
+    let (text, f1) = wcxb("dev-2842");
+    assert!(f1 > 0.75, "F1 {f1:.3}: {text}");
+    assert!(text.contains("Join 50+ million professionals"), "{text}");
+    assert!(
+        text.contains("we have 50+ templates made for you"),
+        "{text}"
+    );
+}
