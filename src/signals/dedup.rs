@@ -249,18 +249,8 @@ enum Bmp {
 /// ASCII).
 #[inline]
 fn bmp_class(bytes: &[u8], i: usize) -> (Bmp, usize) {
-    let b = bytes[i];
-    let (code, width) = match b {
-        0xC2..=0xDF if i + 1 < bytes.len() => (
-            (u32::from(b & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F),
-            2,
-        ),
-        0xE0..=0xEF if i + 2 < bytes.len() => (
-            (u32::from(b & 0x0F) << 12)
-                | (u32::from(bytes[i + 1] & 0x3F) << 6)
-                | u32::from(bytes[i + 2] & 0x3F),
-            3,
-        ),
+    let (code, width) = match words::decode_bmp(bytes, i) {
+        Some((code, width)) if code >= 0x80 => (code, width),
         _ => return (Bmp::Other, 0),
     };
     let classes = bmp_classes();

@@ -768,20 +768,8 @@ fn simple_classes() -> &'static [Simple] {
 /// is [`Simple::Complex`].
 #[inline]
 fn simple_at(bytes: &[u8], i: usize) -> (char, Simple, usize) {
-    let b = bytes[i];
-    let (code, width) = match b {
-        0..=0x7F => (u32::from(b), 1),
-        0xC0..=0xDF if i + 1 < bytes.len() => (
-            (u32::from(b & 0x1F) << 6) | u32::from(bytes[i + 1] & 0x3F),
-            2,
-        ),
-        0xE0..=0xEF if i + 2 < bytes.len() => (
-            (u32::from(b & 0x0F) << 12)
-                | (u32::from(bytes[i + 1] & 0x3F) << 6)
-                | u32::from(bytes[i + 2] & 0x3F),
-            3,
-        ),
-        _ => return ('\0', Simple::Complex, 4),
+    let Some((code, width)) = decode_bmp(bytes, i) else {
+        return ('\0', Simple::Complex, 4);
     };
     let c = char::from_u32(code).unwrap_or('\0');
     let class = simple_classes()
@@ -789,6 +777,28 @@ fn simple_at(bytes: &[u8], i: usize) -> (char, Simple, usize) {
         .copied()
         .unwrap_or(Simple::Complex);
     (c, class, width)
+}
+
+/// The code point and width of the character at `bytes[i]` (a character
+/// boundary of UTF-8) when it is in the Basic Multilingual Plane (one to
+/// three bytes), else `None`.
+#[inline]
+pub(crate) fn decode_bmp(bytes: &[u8], i: usize) -> Option<(u32, usize)> {
+    let b = *bytes.get(i)?;
+    match b {
+        0..=0x7F => Some((u32::from(b), 1)),
+        0xC0..=0xDF => {
+            let b1 = *bytes.get(i + 1)?;
+            Some(((u32::from(b & 0x1F) << 6) | u32::from(b1 & 0x3F), 2))
+        }
+        0xE0..=0xEF => {
+            let (b1, b2) = (*bytes.get(i + 1)?, *bytes.get(i + 2)?);
+            let code =
+                (u32::from(b & 0x0F) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F);
+            Some((code, 3))
+        }
+        _ => None,
+    }
 }
 
 /// Whether every character of `bytes[from..]` is of a [`Simple`] class
@@ -842,18 +852,25 @@ fn simple_words<'a>(text: &'a str, start: usize, end: usize, emit: &mut impl FnM
             Simple::Class(_) if c.is_alphanumeric() => simple_glue(text, end, i, i + width),
             Simple::Class(_) => i + width,
         };
-        let word = &text[i..token_end];
-        match (word.len() > 3 && word.bytes().any(|b| b == b'\'' || b == 0xE2))
-            .then(|| clitic_split(word))
-            .flatten()
-        {
-            Some(split) => {
-                emit(&word[..split]);
-                emit(&word[split..]);
-            }
-            None => emit(word),
-        }
+        emit_split(&text[i..token_end], emit);
         i = token_end;
+    }
+}
+
+/// Emits `word`, or the word and its clitic when it ends in one
+/// ([`clitic_split`]; an apostrophe, `'` or `’` whose first byte is 0xE2,
+/// is looked for first).
+#[inline]
+fn emit_split<'a>(word: &'a str, emit: &mut impl FnMut(&'a str)) {
+    match (word.len() > 3 && word.bytes().any(|b| b == b'\'' || b == 0xE2))
+        .then(|| clitic_split(word))
+        .flatten()
+    {
+        Some(split) => {
+            emit(&word[..split]);
+            emit(&word[split..]);
+        }
+        None => emit(word),
     }
 }
 
@@ -1013,17 +1030,7 @@ fn ascii_words<'a>(text: &'a str, start: usize, end: usize, emit: &mut impl FnMu
             Start::Space => i += 1,
             Start::Word => {
                 let word_end = ascii_glue(bytes, i, ascii_segment_end(bytes, i));
-                let word = &text[i..word_end];
-                match (word.len() > 3 && word.as_bytes().contains(&b'\''))
-                    .then(|| clitic_split(word))
-                    .flatten()
-                {
-                    Some(split) => {
-                        emit(&word[..split]);
-                        emit(&word[split..]);
-                    }
-                    None => emit(word),
-                }
+                emit_split(&text[i..word_end], emit);
                 i = word_end;
             }
             Start::Dot => {
