@@ -312,8 +312,7 @@ impl TokenCursor<'_> {
                 return None;
             }
         }
-        let mut count = 0;
-        let mut seen_terminal = false;
+        let mut count = Sentences::default();
         while let Some(token) = tokens.get(self.next) {
             if token.start as usize >= end {
                 break;
@@ -322,43 +321,50 @@ impl TokenCursor<'_> {
             if token.end() > end {
                 return None;
             }
-            let single_terminal = token.flags & TERMINAL != 0;
-            if count == 0 {
-                count = 1;
-            }
-            if seen_terminal && !single_terminal && token.flags & PUNCT == 0 {
-                count += 1;
-                seen_terminal = false;
-            } else if single_terminal {
-                seen_terminal = true;
-            }
+            count.token(token.flags & TERMINAL != 0, token.flags & PUNCT != 0);
         }
-        Some(count)
+        Some(count.count)
     }
 }
 
 fn sentences(line: &str) -> usize {
     let terminal = words::terminal();
-    let mut count = 0;
-    let mut seen_terminal = false;
+    let mut count = Sentences::default();
     words::for_each_word(line, |token| {
         let mut chars = token.chars();
-        let first = chars.next();
-        let single_terminal = match (first, chars.next()) {
+        let single_terminal = match (chars.next(), chars.next()) {
             (Some(c), None) => terminal.contains(c),
             _ => false,
         };
-        if count == 0 {
-            count = 1;
-        }
-        if seen_terminal && !single_terminal && !token.chars().all(words::is_punct) {
-            count += 1;
-            seen_terminal = false;
-        } else if single_terminal {
-            seen_terminal = true;
-        }
+        count.token(single_terminal, token.chars().all(words::is_punct));
     });
-    count
+    count.count
+}
+
+/// spaCy's sentencizer as a count over a line's tokens: the first token
+/// starts a sentence, and so does a token after a sentence-terminal one
+/// that is neither terminal nor punctuation.
+#[derive(Default)]
+struct Sentences {
+    count: usize,
+    seen_terminal: bool,
+}
+
+impl Sentences {
+    /// The next token: whether it is one sentence-terminal character, and
+    /// whether it is made of punctuation only.
+    #[inline]
+    fn token(&mut self, single_terminal: bool, punct: bool) {
+        if self.count == 0 {
+            self.count = 1;
+        }
+        if self.seen_terminal && !single_terminal && !punct {
+            self.count += 1;
+            self.seen_terminal = false;
+        } else if single_terminal {
+            self.seen_terminal = true;
+        }
+    }
 }
 
 #[cfg(test)]
