@@ -694,20 +694,11 @@ mod tests {
 
     #[test]
     fn minhash_equals_the_reference_on_dataset_texts() {
-        let dir = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/datasets/daniel_dev/gold"
-        );
         let mut buffers = MinhashBuffers::default();
         let (mut simplified, mut scratch) = (String::new(), String::new());
         let mut texts = 0;
-        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
-            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
-            simplify(
-                &String::from_utf8_lossy(&bytes),
-                &mut simplified,
-                &mut scratch,
-            );
+        for text in crate::signals::gold_texts(&["daniel_dev"]) {
+            simplify(&text, &mut simplified, &mut scratch);
             assert_minhash_as_reference(&simplified, &mut buffers);
             texts += 1;
         }
@@ -745,17 +736,11 @@ mod tests {
     /// some non-ASCII) simplify as the reference simplifies them.
     #[test]
     fn dataset_texts_simplify_as_the_reference() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets");
-        let mut texts = 0;
-        for dataset in ["daniel_dev", "scrapinghub"] {
-            let dir = format!("{root}/{dataset}/gold");
-            for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
-                let bytes = std::fs::read(entry.unwrap().path()).unwrap();
-                assert_simplify_as_reference(&String::from_utf8_lossy(&bytes));
-                texts += 1;
-            }
+        let texts = crate::signals::gold_texts(&["daniel_dev", "scrapinghub"]);
+        for text in &texts {
+            assert_simplify_as_reference(text);
         }
-        assert!(texts > 900, "{texts}");
+        assert!(texts.len() > 900, "{}", texts.len());
     }
 
     #[test]

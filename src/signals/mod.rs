@@ -355,3 +355,20 @@ struct Parts {
 pub fn analyse(text: &str, config: &Config) -> Analysis {
     Analyser::new(*config).analyse(text)
 }
+
+/// The gold texts of the shared datasets named (their `gold/` files, as
+/// UTF-8 with replacement), for the unit tests that check a fast path
+/// against its reference on real texts.
+#[cfg(test)]
+pub(crate) fn gold_texts(datasets: &[&str]) -> Vec<String> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets");
+    let mut texts = Vec::new();
+    for dataset in datasets {
+        let dir = format!("{root}/{dataset}/gold");
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
+            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+            texts.push(String::from_utf8_lossy(&bytes).into_owned());
+        }
+    }
+    texts
+}
