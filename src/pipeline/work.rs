@@ -229,13 +229,10 @@ impl Worker {
         let charset = content_type.and_then(http::charset);
         let algorithm = self.extractor.algorithm();
         let extraction = self.extractor.extract(payload, charset);
-        let analysis = if self.filter.is_empty() {
-            self.analyser.analyse(extraction.text)
-        } else {
-            match self.analyser.analyse_or_drop(extraction.text, &self.filter) {
-                Ok(analysis) => analysis,
-                Err((set, rule)) => return Outcome::Skipped(filter_reason(set, rule)),
-            }
+        // Without `--filter` (no rule set), nothing is dropped.
+        let analysis = match self.analyser.analyse_or_drop(extraction.text, &self.filter) {
+            Ok(analysis) => analysis,
+            Err((set, rule)) => return Outcome::Skipped(filter_reason(set, rule)),
         };
         // Present with `--signals` only (the analyser's `Config`).
         let signals = analysis.signals.as_ref().map(signals_value);
