@@ -668,6 +668,13 @@ static ASCII_FLAGS: [u8; 128] = {
 /// Multilingual Plane outside the scripts and classes with rules of their
 /// own), else by [`words`] itself.
 pub(crate) fn for_each_word<'a>(text: &'a str, mut emit: impl FnMut(&'a str)) {
+    for_each_token(text, |word, _| emit(word));
+}
+
+/// [`for_each_word`], with each token's [`Token::flags`] when the split
+/// already knows them (a word of ASCII letters and digits only), else
+/// `None`.
+fn for_each_token<'a>(text: &'a str, mut emit: impl FnMut(&'a str, Option<u8>)) {
     let bytes = text.as_bytes();
     let cut_before = |i: usize| bytes[i - 1] == b'\n' || space_break(bytes, i);
     let mut pos = 0;
@@ -685,9 +692,9 @@ pub(crate) fn for_each_word<'a>(text: &'a str, mut emit: impl FnMut(&'a str)) {
             .find(|&i| cut_before(i))
             .unwrap_or(bytes.len());
         if simple_stretch(&bytes[..end], wide) {
-            simple_words(text, start, end, &mut emit);
+            simple_words(text, start, end, &mut |word| emit(word, None));
         } else {
-            words(&text[start..end]).for_each(&mut emit);
+            words(&text[start..end]).for_each(|word| emit(word, None));
         }
         pos = end;
     }
@@ -1022,27 +1029,106 @@ static ASCII_START: [Start; 128] = {
 /// stepped over, a word segment is glued on as [`Words::glue`] does and its
 /// clitic split off, a run of full stops is one token, any other character
 /// is a token.
-fn ascii_words<'a>(text: &'a str, start: usize, end: usize, emit: &mut impl FnMut(&'a str)) {
+///
+/// A word of letters and digits only that ends where no joint follows
+/// ([`plain_word_end`], most words of a text) is found eight bytes at a
+/// time ([`alnum_run`]) and given with its flags; any other goes through
+/// [`ascii_segment_end`] and [`ascii_glue`].
+fn ascii_words<'a>(
+    text: &'a str,
+    start: usize,
+    end: usize,
+    emit: &mut impl FnMut(&'a str, Option<u8>),
+) {
     let bytes = &text.as_bytes()[..end];
     let mut i = start;
     while i < end {
         match ASCII_START[usize::from(bytes[i] & 0x7f)] {
             Start::Space => i += 1,
             Start::Word => {
+                let (run, letters) = alnum_run(bytes, i);
+                if run > 0 && plain_word_end(bytes, i, i + run, letters) {
+                    let flags = if letters {
+                        NON_SYMBOL | ALPHA
+                    } else {
+                        NON_SYMBOL
+                    };
+                    emit(&text[i..i + run], Some(flags));
+                    i += run;
+                    continue;
+                }
                 let word_end = ascii_glue(bytes, i, ascii_segment_end(bytes, i));
-                emit_split(&text[i..word_end], emit);
+                emit_split(&text[i..word_end], &mut |word| emit(word, None));
                 i = word_end;
             }
             Start::Dot => {
                 let dots = bytes[i..].iter().take_while(|&&b| b == b'.').count();
-                emit(&text[i..i + dots]);
+                emit(&text[i..i + dots], None);
                 i += dots;
             }
             Start::Other => {
-                emit(&text[i..i + 1]);
+                emit(&text[i..i + 1], None);
                 i += 1;
             }
         }
+    }
+}
+
+/// The length of the run of ASCII letters and digits that starts at
+/// `bytes[start]`, and whether it holds a letter, eight bytes at a time
+/// (every byte of `bytes` from `start` is ASCII): a byte `b` below 0x80
+/// is at least `c` when `b + (0x80 - c)` has its high bit set, and no
+/// such sum carries into the next byte.
+#[inline]
+fn alnum_run(bytes: &[u8], start: usize) -> (usize, bool) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let at_least = |x: u64, c: u8| x.wrapping_add(ONES * u64::from(0x80 - c)) & HIGH;
+    let mut at = start;
+    let mut letters = 0u64;
+    loop {
+        let rest = &bytes[at..];
+        let x = match rest.get(..8) {
+            Some(eight) => u64::from_le_bytes(eight.try_into().unwrap_or([0; 8])),
+            None => {
+                // Past the end: zero bytes, which end the run.
+                let mut padded = [0u8; 8];
+                padded[..rest.len()].copy_from_slice(rest);
+                u64::from_le_bytes(padded)
+            }
+        };
+        let digit = at_least(x, b'0') & !at_least(x, b'9' + 1);
+        let folded = x | (ONES * 0x20);
+        let letter = at_least(folded, b'a') & !at_least(folded, b'z' + 1);
+        let other = !(digit | letter) & HIGH;
+        if other != 0 {
+            let n = other.trailing_zeros() as usize / 8;
+            letters |= letter & ((1u64 << (8 * n)) - 1);
+            return (at + n - start, letters != 0);
+        }
+        letters |= letter;
+        at += 8;
+    }
+}
+
+/// Whether the run of letters and digits `bytes[start..end]` is a whole
+/// token: [`ascii_segment_end`] and [`ascii_glue`] would end it at `end`.
+/// `_` joins a word segment (WB13a); `:` `,` `;` `.` `'` join it only
+/// before a letter or digit (WB6, WB7, WB11, WB12), and so do the joints
+/// `-` `:` `.` `,` `/` glue on; a full stop after a single letter is glued
+/// to it (`J.`) unless an ellipsis follows.
+#[inline]
+fn plain_word_end(bytes: &[u8], start: usize, end: usize, letters: bool) -> bool {
+    let Some(&joint) = bytes.get(end) else {
+        return true;
+    };
+    let next = bytes.get(end + 1).copied();
+    let before_word = next.is_some_and(|b| b.is_ascii_alphanumeric());
+    match joint {
+        b'_' => false,
+        b':' | b',' | b';' | b'\'' | b'-' | b'/' => !before_word,
+        b'.' => !before_word && (end - start > 1 || !letters || next == Some(b'.')),
+        _ => true,
     }
 }
 
@@ -1155,10 +1241,13 @@ fn bmp_flags() -> &'static [u8] {
 pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&str)) {
     out.clear();
     let base = text.as_ptr() as usize;
-    for_each_word(text, |word| {
+    for_each_token(text, |word, known| {
         let mut flags = 0;
         let mut chars = 0u32;
-        if word.is_ascii() {
+        if let Some(known) = known {
+            flags = known;
+            chars = word.len() as u32;
+        } else if word.is_ascii() {
             chars = word.len() as u32;
             for &b in word.as_bytes() {
                 flags |= ASCII_FLAGS[usize::from(b)];
@@ -1300,6 +1389,14 @@ mod tests {
             "\u{4e2d}\u{6587}\u{5206}\u{8bcd}\u{3002} a.b \u{30ab}\u{30bf} 1_\u{30ab} end.",
             "x\r",
             "ends in a space ",
+            // The ends of a plain word (`plain_word_end`): before each
+            // joint, with and without a letter or digit after it.
+            "J. K.. A.B A. 1. ab. ab.. a_b 1_ abcdefghijklmnopq_r 12345678901234567,8",
+            "x: a:b 1:2 a,b 1,2 a, 1; 1;2 dogs' rock'n roll don't GLP-1 a- a-b and/or a/ 5/",
+            "a\tb\x0bc\x0c!d?e(f)g\"h\"#$%&*+<=>@[]^`{|}~ a",
+            "A.",
+            "ab.",
+            "a",
         ] {
             assert_words_equal(text);
         }
