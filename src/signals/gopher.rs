@@ -259,6 +259,50 @@ pub(crate) struct Scratch {
     candidates: Vec<u32>,
     /// The slot of each candidate's n-gram in `counts`.
     slots: Vec<u32>,
+    /// The bits of [`keep_maybe_repeated`].
+    once: Vec<u64>,
+    twice: Vec<u64>,
+}
+
+/// Below this many candidates the n-grams are counted at once.
+const FILTER_MIN_CANDIDATES: usize = 64;
+/// Bits per candidate in each bitmap of [`keep_maybe_repeated`]: a key that
+/// occurs once shares its bit with another key, and stays a candidate, about
+/// once in this many.
+const FILTER_BITS_PER_KEY: usize = 32;
+
+/// Keeps in `candidates` those whose key (`grams[c]`) may occur twice or
+/// more among them, a superset of those that do: each key sets its bit in
+/// `once`, and in `twice` when `once` had it; a key occurs twice only if
+/// its bit is in `twice`. Two bitmaps of a few kilobytes are read and
+/// written without a branch, where the hash table (16 bytes a slot, read
+/// at random, a branch on each slot's state) is slow; the table then
+/// counts only the candidates left, most of which do repeat.
+fn keep_maybe_repeated(
+    grams: &[u64],
+    candidates: &mut Vec<u32>,
+    once: &mut Vec<u64>,
+    twice: &mut Vec<u64>,
+) {
+    let bits = (candidates.len() * FILTER_BITS_PER_KEY)
+        .next_power_of_two()
+        .max(64);
+    let shift = 64 - bits.trailing_zeros();
+    let bit = |c: u32| (grams[c as usize].wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
+    once.clear();
+    once.resize(bits / 64, 0);
+    twice.clear();
+    twice.resize(bits / 64, 0);
+    for &c in candidates.iter() {
+        let b = bit(c);
+        let (word, mask) = (b / 64, 1u64 << (b % 64));
+        twice[word] |= once[word] & mask;
+        once[word] |= mask;
+    }
+    candidates.retain(|&c| {
+        let b = bit(c);
+        twice[b / 64] & (1u64 << (b % 64)) != 0
+    });
 }
 
 /// The quality signals of `text`, whose `tokens` are given.
@@ -400,6 +444,8 @@ pub(crate) fn repetition_signals(
         grams,
         candidates,
         slots,
+        once,
+        twice,
     } = scratch;
     n_gram_hashes(tokens, 1, grams);
     candidates.clear();
@@ -426,6 +472,13 @@ pub(crate) fn repetition_signals(
             }
         }
         hashed = n;
+        // The n-grams that occur once are no candidates of n + 1 and never
+        // the most frequent (when none repeats, that is the first n-gram of
+        // the text, whichever the candidates), so dropping some of them
+        // here changes nothing below.
+        if candidates.len() >= FILTER_MIN_CANDIDATES {
+            keep_maybe_repeated(grams, candidates, once, twice);
+        }
         counts.clear(candidates.len());
         slots.clear();
         let mut most = 1;
