@@ -252,6 +252,8 @@ impl HashTable {
 pub(crate) struct Scratch {
     counts: HashTable,
     seen: HashTable,
+    /// Per word, its hash ([`words::token_hashes`]).
+    hashes: Vec<u64>,
     /// Per word, the hash of the n-gram starting there (kept up to date at
     /// the candidates only).
     grams: Vec<u64>,
@@ -441,13 +443,15 @@ pub(crate) fn repetition_signals(
     let Scratch {
         counts,
         seen,
+        hashes,
         grams,
         candidates,
         slots,
         once,
         twice,
     } = scratch;
-    n_gram_hashes(tokens, 1, grams);
+    words::token_hashes(text, tokens, hashes);
+    n_gram_hashes(hashes, 1, grams);
     candidates.clear();
     candidates.extend(0..tokens.len() as u32);
     let chars_of = |first: usize, n: usize| -> usize {
@@ -467,8 +471,8 @@ pub(crate) fn repetition_signals(
         candidates.truncate(keep);
         for &c in candidates.iter() {
             let c = c as usize;
-            for t in &tokens[c + hashed..c + n] {
-                grams[c] = extend_hash(grams[c], t.hash);
+            for &word in &hashes[c + hashed..c + n] {
+                grams[c] = extend_hash(grams[c], word);
             }
         }
         hashed = n;
@@ -636,13 +640,13 @@ fn extend_hash(h: u64, word: u64) -> u64 {
     (h.rotate_left(23) ^ word).wrapping_mul(0xBF58_476D_1CE4_E5B9)
 }
 
-/// The hash of every n-gram of `tokens`, in order.
-fn n_gram_hashes(tokens: &[Token], n: usize, out: &mut Vec<u64>) {
+/// The hash of every n-gram of the words whose hashes are `words`, in order.
+fn n_gram_hashes(words: &[u64], n: usize, out: &mut Vec<u64>) {
     out.clear();
-    out.extend(tokens.windows(n).map(|window| {
+    out.extend(words.windows(n).map(|window| {
         window
             .iter()
-            .fold(0x9E37_79B9_7F4A_7C15u64, |h, t| extend_hash(h, t.hash))
+            .fold(0x9E37_79B9_7F4A_7C15u64, |h, &word| extend_hash(h, word))
     }));
 }
 
@@ -677,11 +681,13 @@ mod tests {
         };
         let (mut top, mut dup) = ([0.0; 3], [0.0; 6]);
         let mut grams = Vec::new();
+        let mut hashes = Vec::new();
+        words::token_hashes(text, tokens, &mut hashes);
         for (slot, &(n, _)) in top.iter_mut().zip(&repetition::TOP_N_GRAMS) {
             if tokens.len() < n {
                 continue;
             }
-            n_gram_hashes(tokens, n, &mut grams);
+            n_gram_hashes(&hashes, n, &mut grams);
             let mut counts: HashMap<u64, (u32, u32)> = HashMap::new();
             let mut best = (0u32, u32::MAX);
             for (i, &h) in grams.iter().enumerate() {
@@ -698,7 +704,7 @@ mod tests {
             if tokens.len() < n {
                 continue;
             }
-            n_gram_hashes(tokens, n, &mut grams);
+            n_gram_hashes(&hashes, n, &mut grams);
             let mut seen = HashSet::new();
             let (mut repeated, mut i) = (0, 0);
             while i < grams.len() {

@@ -591,8 +591,6 @@ fn ends_with_ignore_case(word: &str, suffix: &[u8]) -> Option<usize> {
 /// One token of [`words`] with what the rules need of it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Token {
-    /// [`token_hash`] of the token's bytes: n-grams are compared by these.
-    pub hash: u64,
     /// Byte offset of the token in the text.
     pub start: u32,
     /// Bytes.
@@ -1179,6 +1177,18 @@ pub(crate) fn token_hash(bytes: &[u8]) -> u64 {
     token_hash_in(bytes, 0, bytes.len())
 }
 
+/// [`token_hash_in`] of every token of `text`, in order (only the
+/// repetition rules compare words by hash, so a text that fails the rules
+/// before them is not hashed).
+pub(crate) fn token_hashes(text: &str, tokens: &[Token], out: &mut Vec<u64>) {
+    out.clear();
+    out.extend(
+        tokens
+            .iter()
+            .map(|t| token_hash_in(text.as_bytes(), t.start as usize, t.len as usize)),
+    );
+}
+
 /// A 64-bit hash of the token `text[start..start + len]`, by which n-grams
 /// are compared. A token of up to 7 bytes (most words) is packed with its
 /// length into one `u64` and mixed by a bijection (splitmix64's
@@ -1278,7 +1288,6 @@ pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&s
         }
         let start = word.as_ptr() as usize - base;
         out.push(Token {
-            hash: token_hash_in(text.as_bytes(), start, word.len()),
             start: start as u32,
             len: word.len() as u32,
             chars,
@@ -1336,9 +1345,11 @@ mod tests {
         let mut seen = Vec::new();
         tokenize(text, &mut tokens, |w| seen.push(w.to_owned()));
         assert_eq!(tokens.len(), seen.len());
-        for (token, word) in tokens.iter().zip(seen) {
+        let mut hashes = Vec::new();
+        token_hashes(text, &tokens, &mut hashes);
+        for ((token, word), hash) in tokens.iter().zip(seen).zip(hashes) {
             assert_eq!(&text[token.start as usize..token.end()], word, "{text:?}");
-            assert_eq!(token.hash, token_hash(word.as_bytes()), "{word:?}");
+            assert_eq!(hash, token_hash(word.as_bytes()), "{word:?}");
             assert_eq!(token.chars as usize, word.chars().count(), "{word:?}");
             let mut expected = 0;
             if word.chars().any(|c| !punctuation().contains(c)) {
