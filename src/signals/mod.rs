@@ -288,7 +288,10 @@ impl Analyser {
         }
         let mut stop_words = 0u8;
         words::tokenize(text, &mut self.tokens, |w| {
-            stop_words |= gopher::stop_word_bit(w)
+            // Once every stop word is seen, no word adds one.
+            if stop_words != u8::MAX {
+                stop_words |= gopher::stop_word_bit(w)
+            }
         });
         parts.stop_words = Some(stop_words);
         stop_words
