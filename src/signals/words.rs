@@ -665,34 +665,51 @@ static ASCII_FLAGS: [u8; 128] = {
 /// applies (letters, digits, punctuation and spaces of the Basic
 /// Multilingual Plane outside the scripts and classes with rules of their
 /// own), else by [`words`] itself.
-pub(crate) fn for_each_word<'a>(text: &'a str, mut emit: impl FnMut(&'a str)) {
-    for_each_token(text, |word, _| emit(word));
+pub(crate) fn for_each_word<'a>(text: &'a str, emit: impl FnMut(&'a str)) {
+    /// Every token to the closure, flags or not.
+    struct Each<F>(F);
+    impl<'a, F: FnMut(&'a str)> TokenSink<'a> for Each<F> {
+        fn plain(&mut self, word: &'a str, _: u8) {
+            (self.0)(word)
+        }
+        fn token(&mut self, word: &'a str) {
+            (self.0)(word)
+        }
+    }
+    for_each_token(text, &mut Each(emit));
+}
+
+/// Where [`for_each_token`] puts the tokens of a text, in order.
+trait TokenSink<'a> {
+    /// A word of ASCII letters and digits only, with its [`Token::flags`].
+    fn plain(&mut self, word: &'a str, flags: u8);
+    /// Any other token.
+    fn token(&mut self, word: &'a str);
 }
 
 /// [`for_each_word`], with each token's [`Token::flags`] when the split
-/// already knows them (a word of ASCII letters and digits only), else
-/// `None`.
-fn for_each_token<'a>(text: &'a str, mut emit: impl FnMut(&'a str, Option<u8>)) {
+/// already knows them (a word of ASCII letters and digits only).
+fn for_each_token<'a>(text: &'a str, sink: &mut impl TokenSink<'a>) {
     let bytes = text.as_bytes();
     let cut_before = |i: usize| bytes[i - 1] == b'\n' || space_break(bytes, i);
     let mut pos = 0;
     while pos < bytes.len() {
         let Some(wide) = first_non_ascii(&bytes[pos..]).map(|w| pos + w) else {
-            ascii_words(text, pos, bytes.len(), &mut emit);
+            ascii_words(text, pos, bytes.len(), sink);
             return;
         };
         let start = (pos + 1..=wide)
             .rev()
             .find(|&i| cut_before(i))
             .unwrap_or(pos);
-        ascii_words(text, pos, start, &mut emit);
+        ascii_words(text, pos, start, sink);
         let end = (wide + 1..bytes.len())
             .find(|&i| cut_before(i))
             .unwrap_or(bytes.len());
         if simple_stretch(&bytes[..end], wide) {
-            simple_words(text, start, end, &mut |word| emit(word, None));
+            simple_words(text, start, end, &mut |word| sink.token(word));
         } else {
-            words(&text[start..end]).for_each(|word| emit(word, None));
+            words(&text[start..end]).for_each(|word| sink.token(word));
         }
         pos = end;
     }
@@ -1032,12 +1049,7 @@ static ASCII_START: [Start; 128] = {
 /// ([`plain_word_end`], most words of a text) is found eight bytes at a
 /// time ([`alnum_run`]) and given with its flags; any other goes through
 /// [`ascii_segment_end`] and [`ascii_glue`].
-fn ascii_words<'a>(
-    text: &'a str,
-    start: usize,
-    end: usize,
-    emit: &mut impl FnMut(&'a str, Option<u8>),
-) {
+fn ascii_words<'a>(text: &'a str, start: usize, end: usize, sink: &mut impl TokenSink<'a>) {
     let bytes = &text.as_bytes()[..end];
     let mut i = start;
     while i < end {
@@ -1051,21 +1063,21 @@ fn ascii_words<'a>(
                     } else {
                         NON_SYMBOL
                     };
-                    emit(&text[i..i + run], Some(flags));
+                    sink.plain(&text[i..i + run], flags);
                     i += run;
                     continue;
                 }
                 let word_end = ascii_glue(bytes, i, ascii_segment_end(bytes, i));
-                emit_split(&text[i..word_end], &mut |word| emit(word, None));
+                emit_split(&text[i..word_end], &mut |word| sink.token(word));
                 i = word_end;
             }
             Start::Dot => {
                 let dots = bytes[i..].iter().take_while(|&&b| b == b'.').count();
-                emit(&text[i..i + dots], None);
+                sink.token(&text[i..i + dots]);
                 i += dots;
             }
             Start::Other => {
-                emit(&text[i..i + 1], None);
+                sink.token(&text[i..i + 1]);
                 i += 1;
             }
         }
@@ -1248,53 +1260,84 @@ fn bmp_flags() -> &'static [u8] {
 }
 
 /// Fills `out` with the tokens of `text`; calls `each` with every token's text.
-pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, mut each: impl FnMut(&str)) {
+pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, each: impl FnMut(&str)) {
     out.clear();
-    let base = text.as_ptr() as usize;
-    for_each_token(text, |word, known| {
-        let mut flags = 0;
-        let mut chars = 0u32;
-        if let Some(known) = known {
-            flags = known;
-            chars = word.len() as u32;
-        } else if word.is_ascii() {
-            chars = word.len() as u32;
-            for &b in word.as_bytes() {
-                flags |= ASCII_FLAGS[usize::from(b)];
-            }
-            if flags & NOT_PUNCT == 0 {
-                flags |= PUNCT;
-            }
-            if matches!(word.as_bytes(), [b'.' | b'!' | b'?']) {
-                flags |= TERMINAL;
-            }
-            flags &= !NOT_PUNCT;
-        } else {
-            let bmp = bmp_flags();
-            for c in word.chars() {
-                chars += 1;
-                flags |= match bmp.get(c as usize) {
-                    Some(&f) => f,
-                    None => char_flags(c),
-                };
-            }
-            if flags & NOT_PUNCT == 0 {
-                flags |= PUNCT;
-            }
-            if chars > 1 {
-                flags &= !TERMINAL;
-            }
-            flags &= !NOT_PUNCT;
-        }
-        let start = word.as_ptr() as usize - base;
-        out.push(Token {
-            start: start as u32,
+    for_each_token(
+        text,
+        &mut Tokens {
+            base: text.as_ptr() as usize,
+            out,
+            each,
+        },
+    );
+}
+
+/// The [`TokenSink`] of [`tokenize`]. Its methods are inlined into the
+/// split's loop, which calls them for every word.
+struct Tokens<'o, F> {
+    /// The address of the text's first byte.
+    base: usize,
+    out: &'o mut Vec<Token>,
+    each: F,
+}
+
+impl<F: FnMut(&str)> Tokens<'_, F> {
+    #[inline(always)]
+    fn push(&mut self, word: &str, flags: u8, chars: u32) {
+        self.out.push(Token {
+            start: (word.as_ptr() as usize - self.base) as u32,
             len: word.len() as u32,
             chars,
             flags,
         });
-        each(word);
-    });
+        (self.each)(word);
+    }
+}
+
+impl<'a, F: FnMut(&str)> TokenSink<'a> for Tokens<'_, F> {
+    #[inline(always)]
+    fn plain(&mut self, word: &'a str, flags: u8) {
+        self.push(word, flags, word.len() as u32);
+    }
+
+    fn token(&mut self, word: &'a str) {
+        let (flags, chars) = word_flags(word);
+        self.push(word, flags, chars);
+    }
+}
+
+/// The [`Token::flags`] of `word` and its characters.
+fn word_flags(word: &str) -> (u8, u32) {
+    let mut flags = 0;
+    let mut chars = 0u32;
+    if word.is_ascii() {
+        chars = word.len() as u32;
+        for &b in word.as_bytes() {
+            flags |= ASCII_FLAGS[usize::from(b)];
+        }
+        if flags & NOT_PUNCT == 0 {
+            flags |= PUNCT;
+        }
+        if matches!(word.as_bytes(), [b'.' | b'!' | b'?']) {
+            flags |= TERMINAL;
+        }
+    } else {
+        let bmp = bmp_flags();
+        for c in word.chars() {
+            chars += 1;
+            flags |= match bmp.get(c as usize) {
+                Some(&f) => f,
+                None => char_flags(c),
+            };
+        }
+        if flags & NOT_PUNCT == 0 {
+            flags |= PUNCT;
+        }
+        if chars > 1 {
+            flags &= !TERMINAL;
+        }
+    }
+    (flags & !NOT_PUNCT, chars)
 }
 
 #[cfg(test)]
