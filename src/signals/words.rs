@@ -946,14 +946,19 @@ fn simple_segment_end(bytes: &[u8], start: usize) -> usize {
 fn simple_glue(text: &str, stop: usize, start: usize, mut end: usize) -> usize {
     let bytes = &text.as_bytes()[..stop];
     loop {
-        let Some(left) = text[..end].chars().next_back() else {
-            return end;
-        };
-        if !left.is_alphanumeric() || end >= stop {
+        // The joint first: most words have none after them, and whether a
+        // letter outside ASCII is alphanumeric is a search in a table.
+        if end >= stop {
             return end;
         }
         let (joint, _, joint_width) = simple_at(bytes, end);
         if !matches!(joint, '-' | ':' | '.' | ',' | '/' | '–' | '—') {
+            return end;
+        }
+        let Some(left) = text[..end].chars().next_back() else {
+            return end;
+        };
+        if !left.is_alphanumeric() {
             return end;
         }
         if joint == '.' {
