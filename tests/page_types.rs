@@ -171,6 +171,29 @@ fn beside_a_grid_a_costly_article_reading_is_a_fragment() {
     assert!(text.contains("Indirect Tax"), "{text}");
 }
 
+/// `furniture_read`: on a front page or a shop's collection, no chain of
+/// positive value is left at the article's costs with the strong marks
+/// trusted, so the article reading dropped them and read a consent dialog
+/// or the footer; the listing reading, which trusts them, is taken (F1
+/// .09 and .02 before the rule).
+#[test]
+fn strong_furniture_read_for_want_of_content_gives_way_to_the_listing() {
+    // Ars Technica's front page under its consent dialog
+    // (`role="alertdialog"`).
+    let (text, f1) = wcxb("dev-2968");
+    assert!(f1 > 0.75, "F1 {f1:.3}: {text}");
+    assert!(
+        text.contains("Hunting for elusive “ghost elephants”"),
+        "{text}"
+    );
+    assert!(!text.contains("fides_consent"), "{text}");
+    // A kitchen shop's Lodge cast iron: the store's hours in `<footer>`.
+    let (text, f1) = wcxb("dev-4021");
+    assert!(f1 > 0.7, "F1 {f1:.3}: {text}");
+    assert!(text.contains("CAST IRON SKILLET 9\""), "{text}");
+    assert!(!text.contains("Store Hours"), "{text}");
+}
+
 /// `GRID_PARAGRAPH` and `GRID_SHARE`: short news articles beside a grid of
 /// teasers are articles; read as grids they gave the teasers (F1 −.88 and
 /// −.53 with the grid reading taken for them).
