@@ -11,7 +11,7 @@
 //!   are in lines that repeat an earlier line;
 //! - `list_ratio`: more than 0.3 newlines per word (a list-like page).
 
-use super::gopher::{self, HashTable};
+use super::gopher;
 use super::words;
 use serde::Serialize;
 
@@ -38,15 +38,19 @@ pub struct FineWebSignals {
     pub list_ratio: f64,
 }
 
-/// The FineWeb signals of `text`, which has `words` tokens.
-pub(crate) fn signals(text: &str, words_in_text: usize, seen: &mut HashTable) -> FineWebSignals {
+/// The FineWeb signals of `text`, which has `words_in_text` tokens and the
+/// `repeated` lines [`gopher::line_duplicates`] counts.
+pub(crate) fn signals(
+    text: &str,
+    words_in_text: usize,
+    repeated: &gopher::LineDuplicates,
+) -> FineWebSignals {
     let terminal = words::terminal();
-    let lines = || {
-        text.split('\n')
-            .filter(|line| !words::py_strip(line).is_empty())
-    };
     let (mut n, mut punct, mut short) = (0usize, 0usize, 0usize);
-    for line in lines() {
+    for line in text
+        .split('\n')
+        .filter(|line| !words::py_strip(line).is_empty())
+    {
         n += 1;
         if line
             .chars()
@@ -60,13 +64,12 @@ pub(crate) fn signals(text: &str, words_in_text: usize, seen: &mut HashTable) ->
         }
     }
     let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
-    let (_, _, dup_chars) = gopher::duplicates(lines(), newlines + 1, seen);
     let chars = words::char_len(text) - newlines;
     FineWebSignals {
         lines: n,
         line_punct_ratio: gopher::ratio(punct, n),
         short_line_ratio: gopher::ratio(short, n),
-        char_dup_ratio: gopher::ratio(dup_chars, chars),
+        char_dup_ratio: gopher::ratio(repeated.repeated_text_chars, chars),
         list_ratio: gopher::ratio(newlines, words_in_text),
     }
 }

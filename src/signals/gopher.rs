@@ -409,6 +409,7 @@ pub(crate) fn stop_word_bit(word: &str) -> u8 {
 pub(crate) fn repetition_signals(
     text: &str,
     tokens: &[Token],
+    lines: &LineDuplicates,
     scratch: &mut Scratch,
 ) -> RepetitionSignals {
     let total = words::char_len(text);
@@ -426,11 +427,8 @@ pub(crate) fn repetition_signals(
     );
     out.dup_para_frac = ratio(dup_paragraphs, paragraphs);
     out.dup_para_char_frac = ratio(dup_para_chars, total);
-    // Lines: `re.split("\n+", text)`.
-    let (lines, dup_lines, dup_line_chars) =
-        duplicates(split_runs(text, 1), pieces, &mut scratch.seen);
-    out.dup_line_frac = ratio(dup_lines, lines);
-    out.dup_line_char_frac = ratio(dup_line_chars, total);
+    out.dup_line_frac = ratio(lines.repeated, lines.lines);
+    out.dup_line_char_frac = ratio(lines.repeated_chars, total);
 
     // The n-grams for n = 2 to 10, one n after the other, each pass
     // looking only at the candidates: the positions whose n-gram may occur
@@ -614,6 +612,41 @@ pub(crate) fn split_runs(text: &str, min_run: usize) -> impl Iterator<Item = &st
     })
 }
 
+/// The repeated lines of a text, for Gopher's and FineWeb's rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LineDuplicates {
+    /// The pieces of `re.split("\n+", text)` (Gopher's lines).
+    pub lines: usize,
+    /// The pieces equal to one before them.
+    pub repeated: usize,
+    /// Their characters.
+    pub repeated_chars: usize,
+    /// The characters of those that are not blank: the repeated lines of
+    /// FineWeb, which reads the non-blank lines of `text.split("\n")` (the
+    /// same lines but the blank ones; a non-blank line repeats one of them
+    /// exactly when it repeats one of Gopher's).
+    pub repeated_text_chars: usize,
+}
+
+/// datatrove's `find_duplicates` on Gopher's lines, in one pass for both
+/// rule sets that read repeated lines.
+pub(crate) fn line_duplicates(text: &str, seen: &mut HashTable) -> LineDuplicates {
+    seen.clear(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
+    let mut out = LineDuplicates::default();
+    for line in split_runs(text, 1) {
+        out.lines += 1;
+        if !seen.insert(xxhash_rust::xxh3::xxh3_64(line.as_bytes())) {
+            let chars = words::char_len(line);
+            out.repeated += 1;
+            out.repeated_chars += chars;
+            if !words::py_strip(line).is_empty() {
+                out.repeated_text_chars += chars;
+            }
+        }
+    }
+    out
+}
+
 /// datatrove's `find_duplicates`: (elements, repeated elements, characters
 /// of the repeated elements); `expected` is about the number of elements.
 pub(crate) fn duplicates<'a>(
@@ -722,7 +755,8 @@ mod tests {
 
     fn assert_n_grams_as_reference(text: &str, scratch: &mut Scratch) {
         let t = tokens(text);
-        let s = repetition_signals(text, &t, scratch);
+        let lines = line_duplicates(text, &mut HashTable::default());
+        let s = repetition_signals(text, &t, &lines, scratch);
         let (top, dup) = n_gram_reference(text, &t);
         assert_eq!(s.top_n_gram_char_frac, top, "{text:?}");
         assert_eq!(s.dup_n_gram_char_frac, dup, "{text:?}");
@@ -746,6 +780,33 @@ mod tests {
             assert_n_grams_as_reference(text, &mut scratch);
         }
         assert!(texts.len() > 500, "{}", texts.len());
+    }
+
+    /// One pass over the lines gives Gopher's repeated lines and FineWeb's
+    /// (the non-blank lines of `text.split("\n")`, counted on their own).
+    #[test]
+    fn line_duplicates_give_gophers_and_finewebs_counts() {
+        let mut seen = HashTable::default();
+        let mut texts = crate::signals::gold_texts(&["scrapinghub", "wcxb_dev"]);
+        texts.push("a\n  \n\n  \nb\na\n\n\n b\n b\n".to_owned());
+        texts.push("\nx\n".to_owned());
+        for text in &texts {
+            let lines = line_duplicates(text, &mut seen);
+            let gopher = duplicates(split_runs(text, 1), 1, &mut seen);
+            assert_eq!((lines.lines, lines.repeated, lines.repeated_chars), gopher);
+            let fineweb = text
+                .split('\n')
+                .filter(|line| !words::py_strip(line).is_empty());
+            let (_, _, chars) = duplicates(fineweb, 1, &mut seen);
+            assert_eq!(lines.repeated_text_chars, chars, "{text:?}");
+        }
+        let lines = line_duplicates("a\n  \n\n  \nb\na\n\n\n b\n b\n", &mut seen);
+        // Gopher: a, "  ", "  ", b, a, " b", " b", "": "  ", a and " b" repeat.
+        assert_eq!(
+            (lines.lines, lines.repeated, lines.repeated_chars),
+            (8, 3, 5)
+        );
+        assert_eq!(lines.repeated_text_chars, 3);
     }
 
     #[test]
@@ -792,7 +853,8 @@ mod tests {
         // Distinct 2-grams: the most frequent 3- and 4-grams are the first.
         let text = "one two three four five six seven eight nine ten eleven twelve";
         let t = tokens(text);
-        let s = repetition_signals(text, &t, &mut Scratch::default());
+        let lines = line_duplicates(text, &mut HashTable::default());
+        let s = repetition_signals(text, &t, &lines, &mut Scratch::default());
         let total = words::char_len(text) as f64;
         assert_eq!(
             s.top_n_gram_char_frac[1],
@@ -806,7 +868,8 @@ mod tests {
         // A repeated 6-gram: the 5-gram pass jumps, 6 and 7 count too.
         let text = "a b c d e f x a b c d e f y";
         let t = tokens(text);
-        let s = repetition_signals(text, &t, &mut Scratch::default());
+        let lines = line_duplicates(text, &mut HashTable::default());
+        let s = repetition_signals(text, &t, &lines, &mut Scratch::default());
         let total = words::char_len(text) as f64;
         assert_eq!(s.dup_n_gram_char_frac[0], 5.0 / total);
         assert_eq!(s.dup_n_gram_char_frac[1], 6.0 / total);

@@ -297,6 +297,14 @@ impl Analyser {
         stop_words
     }
 
+    /// The repeated lines of `text` (once per text: Gopher repetition and
+    /// FineWeb both read them).
+    fn line_duplicates(&mut self, text: &str, parts: &mut Parts) -> gopher::LineDuplicates {
+        *parts
+            .line_duplicates
+            .get_or_insert_with(|| gopher::line_duplicates(text, &mut self.seen))
+    }
+
     /// Gopher quality's first failure (computed once per text).
     fn gopher_quality(&mut self, text: &str, parts: &mut Parts) -> Option<&'static str> {
         if parts.quality.is_none() {
@@ -312,7 +320,9 @@ impl Analyser {
     fn gopher_repetition(&mut self, text: &str, parts: &mut Parts) -> Option<&'static str> {
         if parts.repetition.is_none() {
             self.tokens(text, parts);
-            let signals = gopher::repetition_signals(text, &self.tokens, &mut self.repetition);
+            let lines = self.line_duplicates(text, parts);
+            let signals =
+                gopher::repetition_signals(text, &self.tokens, &lines, &mut self.repetition);
             let failure = gopher::repetition_failure(text, &signals);
             parts.repetition = Some((signals, failure));
         }
@@ -335,7 +345,8 @@ impl Analyser {
     fn fineweb(&mut self, text: &str, parts: &mut Parts) -> Option<&'static str> {
         if parts.fineweb.is_none() {
             self.tokens(text, parts);
-            let signals = fineweb::signals(text, self.tokens.len(), &mut self.seen);
+            let lines = self.line_duplicates(text, parts);
+            let signals = fineweb::signals(text, self.tokens.len(), &lines);
             let failure = fineweb::failure(&signals);
             parts.fineweb = Some((signals, failure));
         }
@@ -348,6 +359,7 @@ impl Analyser {
 struct Parts {
     /// Set once the text is tokenized: its stop-word mask.
     stop_words: Option<u8>,
+    line_duplicates: Option<gopher::LineDuplicates>,
     quality: Option<(gopher::QualitySignals, Option<&'static str>)>,
     repetition: Option<(gopher::RepetitionSignals, Option<&'static str>)>,
     c4: Option<(c4::C4Signals, Option<&'static str>)>,
