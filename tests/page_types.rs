@@ -246,3 +246,18 @@ fn sections_put_apart_by_pictures_are_one_page() {
         "{text}"
     );
 }
+
+/// A shell: a page whose every line with text is furniture (a script
+/// loads its content) gives nothing, not its footer or hidden skip links
+/// (F1 0 before the rule: the gold is empty).
+#[test]
+fn a_page_of_furniture_alone_gives_nothing() {
+    // AliExpress's product page: a hidden `<h1>` and skip link, then the
+    // site's `<footer>`; the product is loaded by script.
+    let (text, f1) = wcxb("dev-4720");
+    assert!(text.trim().is_empty(), "{text}");
+    assert!(f1 > 0.99, "F1 {f1:.3}");
+    // Garmin's listing shell: its menus alone.
+    let (text, _) = wcxb("dev-4829");
+    assert!(text.trim().is_empty(), "{text}");
+}
