@@ -312,3 +312,35 @@ fn sections_put_apart_by_pictures_are_one_page() {
         "{text}"
     );
 }
+
+/// A shell: a page whose every line with text is furniture (a script
+/// loads its content) gives nothing, not its footer or hidden skip links
+/// (F1 0 before the rule: the gold is empty).
+#[test]
+fn a_page_of_furniture_alone_gives_nothing() {
+    // AliExpress's product page: a hidden `<h1>` and skip link, then the
+    // site's `<footer>`; the product is loaded by script.
+    let (text, f1) = wcxb("dev-4720");
+    assert!(text.trim().is_empty(), "{text}");
+    assert!(f1 > 0.99, "F1 {f1:.3}");
+    // Garmin's listing shell: its menus alone.
+    let (text, _) = wcxb("dev-4829");
+    assert!(text.trim().is_empty(), "{text}");
+}
+
+/// `disclaimer` (a weak furniture word, `cleaning.rs`): legal small print
+/// under a product or an offer stays out, as a copyright line does (F1
+/// .82 and .65 before).
+#[test]
+fn a_disclaimer_is_furniture() {
+    // iRobot's product page: the chain ran on through the disclaimer to
+    // the other robots on sale.
+    let (text, f1) = wcxb("dev-4212");
+    assert!(f1 > 0.9, "F1 {f1:.3}: {text}");
+    assert!(!text.contains("applies 1.16lbs of pressure"), "{text}");
+    assert!(!text.contains("Explore other Robots"), "{text}");
+    // Merrill Edge's retirement calculator: the fees and offers under it.
+    let (text, f1) = wcxb("dev-4654");
+    assert!(f1 > 0.75, "F1 {f1:.3}: {text}");
+    assert!(!text.contains("Offer valid for new individual"), "{text}");
+}

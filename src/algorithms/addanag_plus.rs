@@ -64,7 +64,9 @@
 //! CSS frameworks) have no positive line at all under DANAg; there the code
 //! column is scaled down so the page's text can still form regions. A page
 //! whose positive regions hold no text (a few words under their markup)
-//! gives its whole text.
+//! gives its whole text but for its furniture; a shell whose every line of
+//! text is furniture (a page a script fills: its menus, footer and hidden
+//! skip links) gives nothing.
 //!
 //! The lines between the chosen regions are kept (subheadings, captions and
 //! short paragraphs under heavy markup) but for the furniture among them.
@@ -262,11 +264,16 @@ pub(super) fn extract(
         .map_or(0.0, |article| article.text(lines, parts));
     let Some(article) = best.filter(|_| article_text > 0.0) else {
         // No positive region with text: a page of a few words under its
-        // markup.
-        let strong = lines
-            .iter()
-            .map(|l| (l, matches!(l.furniture, Some(Cue::Strong | Cue::Comments))));
-        append_runs(html, strong, sink);
+        // markup, given whole but for its furniture. A shell (a page a
+        // script fills: every line with text is furniture, its menus,
+        // footer and hidden skip links) so gives nothing. Leaving out
+        // only the strong furniture gave the hidden links and the
+        // sidebars of such shells, which hold no main content (wcxb_dev:
+        // AliExpress's product pages, `dev-4720`–`dev-4722`, a Garmin
+        // listing, `dev-4829`, a clinic's page, `dev-4868`, F1 0 → 1, and
+        // `dev-1310` .91 → .92; no other page of the shared datasets moves).
+        let furniture = lines.iter().map(|l| (l, l.furniture.is_some()));
+        append_runs(html, furniture, sink);
         drop_repeated_copies(sink.written_mut(), copies);
         return None;
     };
@@ -379,7 +386,10 @@ impl Reading {
     /// trust: weak marks that take away most of the page's best text
     /// misled (then the furniture nested in them is looked for, and judged
     /// alike); so did strong ones that leave no text of worth (forums whose
-    /// posts are marked as comments). `None` without regions.
+    /// posts are marked as comments), unless the page has no text outside
+    /// its furniture at all: a shell whose content a script loads, where
+    /// the text left is the footer's and every mark is trusted. `None`
+    /// without regions.
     fn best(
         parts: &mut [Parts],
         regions: &[Region],
@@ -398,7 +408,13 @@ impl Reading {
                 strong = best_chain(parts, regions, costs, Trust::Strong)?;
             }
         }
-        let (chain, trust) = if strong.value <= 0.0 {
+        // A shell (a page a script fills): no line outside the furniture
+        // holds text; every mark is trusted, and it gives nothing (see "No
+        // positive region" in [`extract`]).
+        let shell = || !parts.iter().any(|p| p.mark == 0 && p.has_text());
+        let (chain, trust) = if strong.value <= 0.0 && shell() {
+            (all, Trust::All)
+        } else if strong.value <= 0.0 {
             (best_chain(parts, regions, costs, Trust::None)?, Trust::None)
         } else if trusted(&all, &strong) {
             (all, Trust::All)
@@ -843,6 +859,11 @@ fn picture(html: &[u8], line: &Line) -> bool {
 }
 
 impl Parts {
+    /// Whether the line holds text, linked or not.
+    fn has_text(&self) -> bool {
+        self.text > 0.0 || self.links > 0.0
+    }
+
     fn of(line: &Line) -> Parts {
         let link = f64::from(line.link);
         let density = link / f64::from(line.content.max(1));
