@@ -145,12 +145,12 @@ impl HashTable {
         self.len = 0;
     }
 
-    /// The first slot `key` may be in. The keys' low bits may be weak
-    /// (`n_gram_hashes` ends in a multiplication): the top bits of a
-    /// multiplicative hash.
+    /// The first slot `key` may be in: its top bits. Every key is a hash
+    /// whose top bits depend on all its input (xxh3's, or an n-gram's,
+    /// which ends in a multiplication: its low bits are the weak ones).
     #[inline]
     fn home(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+        (key >> self.shift) as usize
     }
 
     /// The slot of `key`, and whether the key is there (else the slot is free).
@@ -290,7 +290,8 @@ fn keep_maybe_repeated(
         .next_power_of_two()
         .max(64);
     let shift = 64 - bits.trailing_zeros();
-    let bit = |c: u32| (grams[c as usize].wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
+    // The top bits of the key, as `HashTable::home` takes them.
+    let bit = |c: u32| (grams[c as usize] >> shift) as usize;
     once.clear();
     once.resize(bits / 64, 0);
     twice.clear();
