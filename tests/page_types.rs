@@ -344,3 +344,20 @@ fn a_disclaimer_is_furniture() {
     assert!(f1 > 0.75, "F1 {f1:.3}: {text}");
     assert!(!text.contains("Offer valid for new individual"), "{text}");
 }
+
+/// `SHORT_LINES_SHARE`: a listing whose entries are short lines (course
+/// names, tutorial titles) beside an introduction that holds
+/// `LISTING_SHARE` of its text was read as the introduction alone (F1
+/// .35 and .29 before the rule).
+#[test]
+fn a_listing_of_short_lines_beside_its_introduction_is_the_listing() {
+    // GeeksforGeeks' machine-learning index: a paragraph, then the
+    // tutorials' titles, most of them linked.
+    let (text, f1) = wcxb("dev-4020");
+    assert!(f1 > 0.9, "F1 {f1:.3}: {text}");
+    assert!(text.contains("Feature Engineering"), "{text}");
+    // FAU's professional development: the courses under each programme.
+    let (text, f1) = wcxb("dev-0076");
+    assert!(f1 > 0.8, "F1 {f1:.3}: {text}");
+    assert!(text.contains("Certificate in SQL Programming"), "{text}");
+}

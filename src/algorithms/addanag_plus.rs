@@ -54,7 +54,10 @@
 //!   apart from the article reading ([`furniture_read`]);
 //!   on a page whose short article reading has a paragraph, a grid of
 //!   cards just under it is the listing it introduces and is given with it
-//!   ([`INTRO_GRID_REACH`]);
+//!   ([`INTRO_GRID_REACH`]); and a listing reading of several times the
+//!   article reading's text whose lines are mostly short and partly
+//!   linked (names, prices, labels: not the headlines beside a news
+//!   article) is taken ([`SHORT_LINES_SHARE`]);
 //! - **product pages and threads give blocks twice** (once per screen size,
 //!   a post quoted whole in a reply): after the choice of lines, a run of
 //!   paragraphs that repeats one given earlier, apart from it, is left out
@@ -333,7 +336,8 @@ pub(super) fn extract(
     let (reading, parts, introduced) = match listing {
         Some(listing)
             if article_worth < share * listing.text(lines, listing_parts)
-                || (furniture && furniture_read(&article, &listing)) =>
+                || (furniture && furniture_read(&article, &listing))
+                || short_lines(lines, listing_parts, &listing, article_worth) =>
         {
             (listing, listing_parts, None)
         }
@@ -1055,6 +1059,72 @@ const GRID_SPREAD: usize = 2;
 /// datasets moves; with the value, .25 and .3 also give `dev-4419` and
 /// `dev-4021` (.57, .02 → .88, .78) but lose `kake.com` (.90 → .37).
 const GRID_SHARE: f64 = 0.2;
+
+// ---------------------------------------------------------------------------
+// A listing of short lines.
+//
+// A catalogue, a shop's collection, a course list or a tutorial index
+// whose article reading is a paragraph among its entries (an intro, a
+// product's description, one long teaser) gives the article reading when
+// that paragraph holds [`LISTING_SHARE`] of the listing's text. Its
+// entries are short: names, prices, dates, labels, most of them linked;
+// the lists beside a short news article (related stories, a box of
+// headlines) are headlines of a sentence, 40 to 200 characters. So the
+// listing reading is also taken when it holds several times the article
+// reading and its lines are mostly short and partly linked
+// ([`short_lines`]).
+
+/// A line of the listing reading under this many text characters is
+/// short (an entry's name, price or label); a headline is longer.
+/// Chosen with the shares below; not varied.
+const SHORT_LINE: u32 = 40;
+/// The listing reading is taken when the article reading is worth less
+/// than this share of its text (its value beside a grid, its text
+/// elsewhere, as for [`LISTING_SHARE`] and [`GRID_SHARE`]), and its lines
+/// are short ([`SHORT_LINES_SHARE`]) and linked ([`SHORT_LISTING_LINKS`]).
+/// Over 2.9 to 3.15 times (.34 to .32) the same pages move; at 1 / 2.5 a
+/// daniel_dev article beside a box of short headlines is lost
+/// (`finance.qq.com_445b…`, .94 → .55: 2.8 times); at 1 / 3.5 four of
+/// the nine pages gained go back (`dev-4636`, `dev-4760`, `dev-4291`,
+/// `dev-0622`; wcxb_dev .8345 → .8339).
+const SHORT_LISTING_SHARE: f64 = 1.0 / 3.0;
+/// At least this share of the listing reading's lines with text are
+/// [`SHORT_LINE`]s. Under it daniel_dev articles whose listing reading
+/// holds their site's menus of short links are lost (`iatronet.gr`, 61–67
+/// % short lines: one at .65, .95 → .42, three at .6); at .72 a
+/// documentation index (`dev-4020`, 71 %) and a collection (`dev-4291`)
+/// stay articles (wcxb_dev .8340).
+const SHORT_LINES_SHARE: f64 = 0.7;
+/// Anchor text holds at least this share of the listing reading's text:
+/// a listing's entries link to their pages. Without it IKEA's and a
+/// furniture shop's product pages (`dev-3019`, `dev-3021`, 1 % anchor
+/// text: the specifications under the description) were read as
+/// listings (.34 → .08, .12 → .06); .05 to .15 move the same pages.
+const SHORT_LISTING_LINKS: f64 = 0.1;
+
+/// Whether `listing`, the listing reading, is a listing of short lines
+/// beside which the article reading, worth `article_worth`, is a
+/// fragment (see "A listing of short lines").
+fn short_lines(lines: &[Line], parts: &[Parts], listing: &Reading, article_worth: f64) -> bool {
+    let (first, last) = listing.lines;
+    let chosen = lines.get(first..=last).unwrap_or_default();
+    let marks = parts.get(first..=last).unwrap_or_default();
+    let (mut with_text, mut short, mut text, mut link) = (0u32, 0u32, 0u64, 0u64);
+    for (line, _) in chosen
+        .iter()
+        .zip(marks)
+        .filter(|(l, p)| l.content > 0 && !listing.marked(p))
+    {
+        with_text += 1;
+        short += u32::from(line.content < SHORT_LINE);
+        text += u64::from(line.content);
+        link += u64::from(line.link);
+    }
+    let text = text as f64;
+    article_worth < SHORT_LISTING_SHARE * text
+        && f64::from(short) >= SHORT_LINES_SHARE * f64::from(with_text)
+        && link as f64 >= SHORT_LISTING_LINKS * text
+}
 
 // ---------------------------------------------------------------------------
 // Linked teasers.
