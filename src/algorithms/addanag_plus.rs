@@ -166,9 +166,9 @@ const WEAK_THREAD_SHARE: f64 = 0.15;
 /// `<img>` with its `srcset` and inline style, the wrappers of an
 /// `<svg>`) costs more than a section's few sentences are worth, so the
 /// chain stops at the first picture. When the article reading holds
-/// fewer than this many paragraphs (lines of [`GRID_PARAGRAPH`]
-/// characters of non-link text), the page is read again with the markup of its unlinked pictures free
-/// ([`picture`]): a picture laid out between two sections joins them. An
+/// fewer than this many paragraphs ([`is_paragraph`]), the page is read
+/// again with the markup of its unlinked pictures free ([`picture`]): a
+/// picture laid out between two sections joins them. An
 /// article has more paragraphs, and its pictures lead to what follows it
 /// (a linked thumbnail is a teaser, and still costs). The page is read
 /// again only when the chain would reach further down past a picture
@@ -247,8 +247,13 @@ pub(super) fn extract(
             && joins_past_pictures(html.as_bytes(), lines, parts, regions, b, costs)
     }) {
         let html = html.as_bytes();
-        pictures
-            .extend((0..lines.len()).filter(|&i| lines.get(i).is_some_and(|l| picture(html, l))));
+        pictures.extend(
+            lines
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| picture(html, l))
+                .map(|(i, _)| i),
+        );
     }
     if !pictures.is_empty() {
         parts.clear();
@@ -470,17 +475,26 @@ impl Reading {
         self.trust.keeps().get(parts.mark) == Some(&0.0)
     }
 
-    /// The text characters this reading gives (headline aside).
-    fn text(&self, lines: &[Line], parts: &[Parts]) -> f64 {
+    /// The lines this reading gives (headline aside): those of its span
+    /// but its furniture.
+    fn given<'l>(
+        &'l self,
+        lines: &'l [Line],
+        parts: &'l [Parts],
+    ) -> impl Iterator<Item = &'l Line> {
         let (first, last) = self.lines;
         let chosen = lines.get(first..=last).unwrap_or_default();
         let marks = parts.get(first..=last).unwrap_or_default();
-        let text: u64 = chosen
+        chosen
             .iter()
             .zip(marks)
             .filter(|(_, p)| !self.marked(p))
-            .map(|(l, _)| u64::from(l.content))
-            .sum();
+            .map(|(l, _)| l)
+    }
+
+    /// The text characters this reading gives (headline aside).
+    fn text(&self, lines: &[Line], parts: &[Parts]) -> f64 {
+        let text: u64 = self.given(lines, parts).map(|l| u64::from(l.content)).sum();
         text as f64
     }
 }
@@ -1106,15 +1120,8 @@ const SHORT_LISTING_LINKS: f64 = 0.1;
 /// beside which the article reading, worth `article_worth`, is a
 /// fragment (see "A listing of short lines").
 fn short_lines(lines: &[Line], parts: &[Parts], listing: &Reading, article_worth: f64) -> bool {
-    let (first, last) = listing.lines;
-    let chosen = lines.get(first..=last).unwrap_or_default();
-    let marks = parts.get(first..=last).unwrap_or_default();
     let (mut with_text, mut short, mut text, mut link) = (0u32, 0u32, 0u64, 0u64);
-    for (line, _) in chosen
-        .iter()
-        .zip(marks)
-        .filter(|(l, p)| l.content > 0 && !listing.marked(p))
-    {
+    for line in listing.given(lines, parts).filter(|l| l.content > 0) {
         with_text += 1;
         short += u32::from(line.content < SHORT_LINE);
         text += u64::from(line.content);
@@ -1395,32 +1402,23 @@ fn joins_past_pictures(
     false
 }
 
-/// How many paragraphs the text of `reading` holds: lines of at least
-/// [`GRID_PARAGRAPH`] characters of non-link text, those outside ASCII
-/// counted twice (see [`has_paragraph`]).
+/// How many paragraphs ([`is_paragraph`]) the text of `reading` holds.
 fn paragraphs(lines: &[Line], parts: &[Parts], reading: &Reading) -> usize {
-    let (first, last) = reading.lines;
-    let chosen = lines.get(first..=last).unwrap_or_default();
-    let marks = parts.get(first..=last).unwrap_or_default();
-    chosen
-        .iter()
-        .zip(marks)
-        .filter(|(l, p)| {
-            !reading.marked(p) && l.content.saturating_sub(l.link) + l.non_ascii >= GRID_PARAGRAPH
-        })
+    reading
+        .given(lines, parts)
+        .filter(|l| is_paragraph(l))
         .count()
 }
 
-/// Whether the text of `reading` has a paragraph: a line of at least
-/// [`GRID_PARAGRAPH`] characters of non-link text, those outside ASCII
-/// counted twice.
+/// Whether the text of `reading` has a paragraph ([`is_paragraph`]).
 fn has_paragraph(lines: &[Line], parts: &[Parts], reading: &Reading) -> bool {
-    let (first, last) = reading.lines;
-    let chosen = lines.get(first..=last).unwrap_or_default();
-    let marks = parts.get(first..=last).unwrap_or_default();
-    chosen.iter().zip(marks).any(|(l, p)| {
-        !reading.marked(p) && l.content.saturating_sub(l.link) + l.non_ascii >= GRID_PARAGRAPH
-    })
+    reading.given(lines, parts).any(is_paragraph)
+}
+
+/// Whether `line` is a paragraph: at least [`GRID_PARAGRAPH`] characters
+/// of non-link text, those outside ASCII counted twice.
+fn is_paragraph(line: &Line) -> bool {
+    line.content.saturating_sub(line.link) + line.non_ascii >= GRID_PARAGRAPH
 }
 
 /// The first and last line of the page's grid of cards, if it has one:
