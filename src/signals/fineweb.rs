@@ -39,11 +39,11 @@ pub struct FineWebSignals {
 }
 
 /// The FineWeb signals of `text`, which has `words_in_text` tokens and the
-/// `repeated` lines [`gopher::line_duplicates`] counts.
+/// line feeds and repeated `lines` [`gopher::line_duplicates`] counts.
 pub(crate) fn signals(
     text: &str,
     words_in_text: usize,
-    repeated: &gopher::LineDuplicates,
+    lines: &gopher::LineDuplicates,
 ) -> FineWebSignals {
     let terminal = words::terminal();
     let (mut n, mut punct, mut short) = (0usize, 0usize, 0usize);
@@ -63,13 +63,13 @@ pub(crate) fn signals(
             short += 1;
         }
     }
-    let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    let newlines = lines.line_feeds;
     let chars = words::char_len(text) - newlines;
     FineWebSignals {
         lines: n,
         line_punct_ratio: gopher::ratio(punct, n),
         short_line_ratio: gopher::ratio(short, n),
-        char_dup_ratio: gopher::ratio(repeated.repeated_text_chars, chars),
+        char_dup_ratio: gopher::ratio(lines.repeated_text_chars, chars),
         list_ratio: gopher::ratio(newlines, words_in_text),
     }
 }

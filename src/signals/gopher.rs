@@ -418,8 +418,8 @@ pub(crate) fn repetition_signals(
     if total == 0 {
         return out;
     }
-    // At most this many lines or paragraphs.
-    let pieces = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
+    // At most this many paragraphs.
+    let pieces = lines.line_feeds + 1;
     // Paragraphs: `re.split(r"\n{2,}", text.strip())`.
     let (paragraphs, dup_paragraphs, dup_para_chars) = duplicates(
         split_runs(words::py_strip(text), 2),
@@ -613,9 +613,12 @@ pub(crate) fn split_runs(text: &str, min_run: usize) -> impl Iterator<Item = &st
     })
 }
 
-/// The repeated lines of a text, for Gopher's and FineWeb's rules.
+/// The line feeds and repeated lines of a text, for Gopher's and
+/// FineWeb's rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct LineDuplicates {
+    /// The text's `\n`s.
+    pub line_feeds: usize,
     /// The pieces of `re.split("\n+", text)` (Gopher's lines).
     pub lines: usize,
     /// The pieces equal to one before them.
@@ -632,8 +635,12 @@ pub(crate) struct LineDuplicates {
 /// datatrove's `find_duplicates` on Gopher's lines, in one pass for both
 /// rule sets that read repeated lines.
 pub(crate) fn line_duplicates(text: &str, seen: &mut HashTable) -> LineDuplicates {
-    seen.clear(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
-    let mut out = LineDuplicates::default();
+    let line_feeds = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    seen.clear(line_feeds + 1);
+    let mut out = LineDuplicates {
+        line_feeds,
+        ..LineDuplicates::default()
+    };
     for line in split_runs(text, 1) {
         out.lines += 1;
         if !seen.insert(xxhash_rust::xxh3::xxh3_64(line.as_bytes())) {
@@ -793,6 +800,7 @@ mod tests {
         texts.push("\nx\n".to_owned());
         for text in &texts {
             let lines = line_duplicates(text, &mut seen);
+            assert_eq!(lines.line_feeds, text.matches('\n').count());
             let gopher = duplicates(split_runs(text, 1), 1, &mut seen);
             assert_eq!((lines.lines, lines.repeated, lines.repeated_chars), gopher);
             let fineweb = text
@@ -808,6 +816,7 @@ mod tests {
             (8, 3, 5)
         );
         assert_eq!(lines.repeated_text_chars, 3);
+        assert_eq!(lines.line_feeds, 10);
     }
 
     #[test]

@@ -359,6 +359,7 @@ impl Analyser {
 struct Parts {
     /// Set once the text is tokenized: its stop-word mask.
     stop_words: Option<u8>,
+    /// Set once the text's lines are counted (Gopher repetition, FineWeb).
     line_duplicates: Option<gopher::LineDuplicates>,
     quality: Option<(gopher::QualitySignals, Option<&'static str>)>,
     repetition: Option<(gopher::RepetitionSignals, Option<&'static str>)>,
