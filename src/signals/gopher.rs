@@ -302,10 +302,15 @@ fn keep_maybe_repeated(
         twice[word] |= once[word] & mask;
         once[word] |= mask;
     }
-    candidates.retain(|&c| {
+    // Kept without a branch: whether a candidate stays is a coin toss.
+    let mut kept = 0;
+    for k in 0..candidates.len() {
+        let c = candidates[k];
         let b = bit(c);
-        twice[b / 64] & (1u64 << (b % 64)) != 0
-    });
+        candidates[kept] = c;
+        kept += (twice[b / 64] >> (b % 64) & 1) as usize;
+    }
+    candidates.truncate(kept);
 }
 
 /// The quality signals of `text`, whose `tokens` are given.
@@ -502,10 +507,8 @@ pub(crate) fn repetition_signals(
             if count == most && most > 1 && best.0 == 1 {
                 best = (count, c);
             }
-            if count > 1 {
-                candidates[kept] = c;
-                kept += 1;
-            }
+            candidates[kept] = c;
+            kept += usize::from(count > 1);
         }
         candidates.truncate(kept);
         if let Some(slot) = repetition::TOP_N_GRAMS
