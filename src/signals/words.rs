@@ -651,6 +651,25 @@ static ASCII_FLAGS: [u8; 128] = {
     table
 };
 
+/// The [`Token::flags`] of a token of one ASCII character (`word_flags`
+/// of it; `mark_flags_are_word_flags`).
+static MARK_FLAGS: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let flags = ASCII_FLAGS[b];
+        table[b] = flags & (NON_SYMBOL | ALPHA);
+        if flags & NOT_PUNCT == 0 {
+            table[b] |= PUNCT;
+        }
+        if b == b'.' as usize || b == b'!' as usize || b == b'?' as usize {
+            table[b] |= TERMINAL;
+        }
+        b += 1;
+    }
+    table
+};
+
 /// Calls `emit` with every token of [`words`]`(text)`, in order: the same
 /// tokens (`for_each_word_equals_words` and the dataset test compare them),
 /// faster on ASCII.
@@ -681,7 +700,8 @@ pub(crate) fn for_each_word<'a>(text: &'a str, emit: impl FnMut(&'a str)) {
 
 /// Where [`for_each_token`] puts the tokens of a text, in order.
 trait TokenSink<'a> {
-    /// A word of ASCII letters and digits only, with its [`Token::flags`].
+    /// An ASCII token whose [`Token::flags`] the split knows: a word of
+    /// letters and digits only, or one mark.
     fn plain(&mut self, word: &'a str, flags: u8);
     /// Any other token.
     fn token(&mut self, word: &'a str);
@@ -1050,43 +1070,232 @@ static ASCII_START: [Start; 128] = {
 /// clitic split off, a run of full stops is one token, any other character
 /// is a token.
 ///
-/// A word of letters and digits only that ends where no joint follows
-/// ([`plain_word_end`], most words of a text) is found eight bytes at a
-/// time ([`alnum_run`]) and given with its flags; any other goes through
-/// [`ascii_segment_end`] and [`ascii_glue`].
+/// In bulk first: the 64 bytes from the current position are classified
+/// into bit masks ([`ascii_masks`]), and up to the first byte where a rule
+/// beyond "a run of letters and digits is a word, any other character but
+/// a space is a token" may apply (a `_`; a joint before a letter or digit;
+/// a full stop before a full stop), tokens are found with
+/// `trailing_zeros` and no branch per byte: a run of letters and digits
+/// followed by a space or a mark there is whole ([`plain_word_end`]), but
+/// a single letter before a full stop (`J.`). The token at that byte (or
+/// the word that reaches it) goes through [`ascii_token`]; then the next
+/// 64 bytes from there are classified.
 fn ascii_words<'a>(text: &'a str, start: usize, end: usize, sink: &mut impl TokenSink<'a>) {
     let bytes = &text.as_bytes()[..end];
     let mut i = start;
     while i < end {
-        match ASCII_START[usize::from(bytes[i] & 0x7f)] {
-            Start::Space => i += 1,
-            Start::Word => {
-                let (run, letters) = alnum_run(bytes, i);
-                if run > 0 && plain_word_end(bytes, i, i + run, letters) {
-                    let flags = if letters {
-                        NON_SYMBOL | ALPHA
-                    } else {
-                        NON_SYMBOL
-                    };
-                    sink.plain(&text[i..i + run], flags);
-                    i += run;
-                    continue;
-                }
-                let word_end = ascii_glue(bytes, i, ascii_segment_end(bytes, i));
-                emit_split(&text[i..word_end], &mut |word| sink.token(word));
-                i = word_end;
+        let m = ascii_masks_at(bytes, i);
+        let valid = low_bits((end - i).min(64) as u32);
+        // Bit k: byte k + 1 is a letter or digit (unknown for the last
+        // byte, so a joint there stops the bulk).
+        let before_alnum = m.alnum >> 1 | 1 << 63;
+        let hard = m.underscore | (m.joint | m.dot) & before_alnum | m.dot & m.dot >> 1 | !valid;
+        let limit = hard.trailing_zeros();
+        let region = low_bits(limit);
+        let words = m.alnum & region;
+        let marks = !(m.alnum | m.space) & region;
+        let mut starts = words & !(words << 1) | marks;
+        let mut stop = limit;
+        while starts != 0 {
+            let at = starts.trailing_zeros();
+            let from = i + at as usize;
+            if marks >> at & 1 != 0 {
+                sink.plain(
+                    &text[from..from + 1],
+                    MARK_FLAGS[usize::from(bytes[from] & 0x7f)],
+                );
+                starts &= starts - 1;
+                continue;
             }
-            Start::Dot => {
-                let dots = bytes[i..].iter().take_while(|&&b| b == b'.').count();
-                sink.token(&text[i..i + dots]);
-                i += dots;
+            let run = (!(words >> at)).trailing_zeros();
+            let letters = m.letter >> at & low_bits(run) != 0;
+            // A word that reaches the limit ends where the bulk cannot
+            // tell; a letter before a full stop is glued to it.
+            if at + run >= limit || (run == 1 && letters && m.dot >> (at + 1) & 1 != 0) {
+                stop = at;
+                break;
             }
-            Start::Other => {
-                sink.token(&text[i..i + 1]);
-                i += 1;
-            }
+            let flags = if letters {
+                NON_SYMBOL | ALPHA
+            } else {
+                NON_SYMBOL
+            };
+            sink.plain(&text[from..from + run as usize], flags);
+            starts &= starts - 1;
+        }
+        i += stop as usize;
+        if stop < 64 && i < end {
+            i = ascii_token(text, bytes, i, sink);
         }
     }
+}
+
+/// The `n` low bits set (`n` ≤ 64).
+#[inline]
+fn low_bits(n: u32) -> u64 {
+    u64::MAX.checked_shr(64 - n).unwrap_or(0)
+}
+
+/// The token of `bytes` (ASCII, cut at the stretch's end) that starts at
+/// `i`, given to `sink` (nothing for a space); returns where the next
+/// starts. A word of letters and digits only that ends where no joint
+/// follows ([`plain_word_end`]) is found eight bytes at a time
+/// ([`alnum_run`]) and given with its flags; any other goes through
+/// [`ascii_segment_end`] and [`ascii_glue`].
+#[inline]
+fn ascii_token<'a>(text: &'a str, bytes: &[u8], i: usize, sink: &mut impl TokenSink<'a>) -> usize {
+    match ASCII_START[usize::from(bytes[i] & 0x7f)] {
+        Start::Space => i + 1,
+        Start::Word => {
+            let (run, letters) = alnum_run(bytes, i);
+            if run > 0 && plain_word_end(bytes, i, i + run, letters) {
+                let flags = if letters {
+                    NON_SYMBOL | ALPHA
+                } else {
+                    NON_SYMBOL
+                };
+                sink.plain(&text[i..i + run], flags);
+                return i + run;
+            }
+            let word_end = ascii_glue(bytes, i, ascii_segment_end(bytes, i));
+            emit_split(&text[i..word_end], &mut |word| sink.token(word));
+            word_end
+        }
+        Start::Dot => {
+            let dots = bytes[i..].iter().take_while(|&&b| b == b'.').count();
+            sink.token(&text[i..i + dots]);
+            i + dots
+        }
+        Start::Other => {
+            sink.token(&text[i..i + 1]);
+            i + 1
+        }
+    }
+}
+
+/// One bit per byte of a block of 64 bytes: ASCII letters, ASCII letters
+/// and digits, Python's whitespace in ASCII (`\t` to `\r`, `\x1c` to
+/// `\x1f`, the space), and the marks [`ascii_words`] tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct AsciiMasks {
+    letter: u64,
+    alnum: u64,
+    space: u64,
+    /// `.`
+    dot: u64,
+    /// `_`
+    underscore: u64,
+    /// The joints of [`plain_word_end`] but the full stop: `:` `,` `;`
+    /// `'` `-` `/`.
+    joint: u64,
+}
+
+/// [`ascii_masks`] of the 64 bytes of `bytes` from `at`; past the end,
+/// bytes that are none of the classes.
+#[inline(always)]
+fn ascii_masks_at(bytes: &[u8], at: usize) -> AsciiMasks {
+    let tail = &bytes[at..];
+    match tail.first_chunk::<64>() {
+        Some(block) => ascii_masks(block),
+        None => {
+            let mut padded = [0u8; 64];
+            padded[..tail.len()].copy_from_slice(tail);
+            ascii_masks(&padded)
+        }
+    }
+}
+
+/// The [`AsciiMasks`] of `block`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn ascii_masks(block: &[u8; 64]) -> AsciiMasks {
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    unsafe { ascii_masks_sse2(block) }
+}
+
+/// [`ascii_masks`] 16 bytes at a time.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+unsafe fn ascii_masks_sse2(block: &[u8; 64]) -> AsciiMasks {
+    use std::arch::x86_64::*;
+    let splat = |b: u8| _mm_set1_epi8(b as i8);
+    // Signed compares: a byte from 0x80 is negative, in no range.
+    let within = |x: __m128i, lo: u8, hi: u8| {
+        _mm_and_si128(
+            _mm_cmpgt_epi8(x, splat(lo - 1)),
+            _mm_cmpgt_epi8(splat(hi + 1), x),
+        )
+    };
+    let mut m = AsciiMasks {
+        letter: 0,
+        alnum: 0,
+        space: 0,
+        dot: 0,
+        underscore: 0,
+        joint: 0,
+    };
+    for lane in 0..4 {
+        // The load reads 16 bytes of `block`.
+        let v = _mm_loadu_si128(block.as_ptr().add(lane * 16).cast());
+        let bits = |x: __m128i| u64::from(_mm_movemask_epi8(x) as u16) << (lane * 16);
+        let letter = within(_mm_or_si128(v, splat(0x20)), b'a', b'z');
+        let alnum = _mm_or_si128(letter, within(v, b'0', b'9'));
+        let space = _mm_or_si128(within(v, 0x09, 0x0d), within(v, 0x1c, 0x20));
+        let eq = |b: u8| _mm_cmpeq_epi8(v, splat(b));
+        let joint = _mm_or_si128(
+            _mm_or_si128(_mm_or_si128(eq(b':'), eq(b',')), eq(b';')),
+            _mm_or_si128(_mm_or_si128(eq(b'\''), eq(b'-')), eq(b'/')),
+        );
+        m.letter |= bits(letter);
+        m.alnum |= bits(alnum);
+        m.space |= bits(space);
+        m.dot |= bits(eq(b'.'));
+        m.underscore |= bits(eq(b'_'));
+        m.joint |= bits(joint);
+    }
+    m
+}
+
+/// The [`AsciiMasks`] of `block`, byte by byte: the definition, and the
+/// version of targets without SSE2.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn ascii_masks_scalar(block: &[u8; 64]) -> AsciiMasks {
+    let mut m = AsciiMasks {
+        letter: 0,
+        alnum: 0,
+        space: 0,
+        dot: 0,
+        underscore: 0,
+        joint: 0,
+    };
+    for (k, &b) in block.iter().enumerate() {
+        let bit = 1u64 << k;
+        if b.is_ascii_alphabetic() {
+            m.letter |= bit;
+        }
+        if b.is_ascii_alphanumeric() {
+            m.alnum |= bit;
+        }
+        if matches!(b, 0x09..=0x0d | 0x1c..=0x20) {
+            m.space |= bit;
+        }
+        if b == b'.' {
+            m.dot |= bit;
+        }
+        if b == b'_' {
+            m.underscore |= bit;
+        }
+        if matches!(b, b':' | b',' | b';' | b'\'' | b'-' | b'/') {
+            m.joint |= bit;
+        }
+    }
+    m
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn ascii_masks(block: &[u8; 64]) -> AsciiMasks {
+    ascii_masks_scalar(block)
 }
 
 /// The length of the run of ASCII letters and digits that starts at
@@ -1434,6 +1643,14 @@ mod tests {
     }
 
     #[test]
+    fn mark_flags_are_word_flags() {
+        for b in 0u8..128 {
+            let word = String::from(char::from(b));
+            assert_eq!(MARK_FLAGS[usize::from(b)], word_flags(&word).0, "{b:#x}");
+        }
+    }
+
+    #[test]
     fn for_each_word_equals_words() {
         for text in [
             "",
@@ -1472,6 +1689,25 @@ mod tests {
             text in "[aZ9 .,;:'_/\r\n!?-]{0,10}([\u{e9}\u{2019}\u{2013}\u{2014}\u{301}\u{200d}\u{4e2d}\u{30ab}\u{5d0}\u{85}\u{2028}\u{a0}\u{3000}\u{ff10}\u{3002}\u{ff01}\u{bb}\u{2026}\u{1f600}\u{10a3f}\u{201c}\u{430}\u{b7}\u{ff0c}\u{202f}\u{663}\u{2018}\u{b2}][aZ9 .,;:'_/\r\n-]{0,6}){0,12}"
         ) {
             assert_words_equal(&text);
+        }
+
+        /// Long ASCII texts, mostly words and spaces: the bulk path of
+        /// [`ascii_words`] and its hand-over to [`ascii_token`] at
+        /// punctuation, at words that reach a block's end and at the
+        /// stretch's end.
+        #[test]
+        fn for_each_word_equals_words_on_long_ascii(
+            text in "([a-zA-Z0-9]{1,12}[ \n\t]{1,2}|[.,;:'_/!?()\"#\x00-]{1,2}|[a-zA-Z]{1,2}|[a-z]{3,70}|\\.\\.\\.){0,60}"
+        ) {
+            assert_words_equal(&text);
+        }
+
+        #[test]
+        fn ascii_masks_equal_the_scalar_definition(block in proptest::array::uniform32(any::<u8>()), other in proptest::array::uniform32(any::<u8>())) {
+            let mut whole = [0u8; 64];
+            whole[..32].copy_from_slice(&block);
+            whole[32..].copy_from_slice(&other);
+            prop_assert_eq!(ascii_masks(&whole), ascii_masks_scalar(&whole));
         }
 
         #[test]
