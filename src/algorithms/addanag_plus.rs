@@ -180,6 +180,22 @@ const PICTURE_PARAGRAPHS: usize = 8;
 /// A picture line has at least this many markup bytes: a smaller one costs
 /// little (13 characters at [`CODE_COST`]) and is not read.
 const PICTURE_MIN_CODE: u32 = 100;
+/// A line of at least this many text characters that opens with a JSON
+/// object (`{"`, `[{"`, escaped or not) and holds a key (`":`) every
+/// [`DATA_KEY_SPAN`] characters or more often is data a script reads (a
+/// widget's state in a hidden `<div>`), not text: its text is worth
+/// nothing and it stays out of the output, as strong furniture. Amazon's
+/// headphones category (`dev-0655`) serves its grid's state so, 32,951
+/// characters with a key every 34: the article reading was that line alone
+/// (F1 .19 → .50 with the product grid read instead). Prose has no keys;
+/// a JSON example in documentation is short and opens with `{ "` (two
+/// wcxb_dev pages' examples, 45 and 100 characters). 200, 500 and 1,000
+/// move the same page, no other; the line's markup is read only on lines
+/// this long.
+const DATA_LINE: u32 = 1000;
+/// A data line ([`DATA_LINE`]) holds a JSON key at least every this many
+/// text characters.
+const DATA_KEY_SPAN: usize = 100;
 /// Fixed-point denominator of the code column's scale.
 const SCALE_ONE: u64 = 16;
 
@@ -225,8 +241,7 @@ pub(super) fn extract(
         copies,
         pictures,
     } = buffers;
-    parts.clear();
-    parts.extend(lines.iter().map(Parts::of));
+    fill_parts(parts, lines, html.as_bytes());
     let code = CODE_COST * f64::from(scale) / f64::from(one);
     let costs = Costs {
         code,
@@ -256,8 +271,7 @@ pub(super) fn extract(
         );
     }
     if !pictures.is_empty() {
-        parts.clear();
-        parts.extend(lines.iter().map(Parts::of));
+        fill_parts(parts, lines, html.as_bytes());
         for &i in pictures.iter() {
             if let Some(p) = parts.get_mut(i) {
                 p.code = 0.0;
@@ -876,6 +890,50 @@ struct Parts {
     /// furniture nested in it (nested marks set only by [`Nested::mark`]),
     /// 4 a comment thread.
     mark: usize,
+}
+
+/// Fills `parts` with the [`Parts`] of `lines`, data lines
+/// ([`DATA_LINE`]) made strong furniture without text.
+fn fill_parts(parts: &mut Vec<Parts>, lines: &[Line], html: &[u8]) {
+    parts.clear();
+    parts.extend(lines.iter().map(|line| {
+        let mut p = Parts::of(line);
+        if line.content >= DATA_LINE && data(html, line) {
+            p.text = 0.0;
+            p.mark = 3;
+        }
+        p
+    }));
+}
+
+/// Whether `line` is JSON data ([`DATA_LINE`]): its text opens with an
+/// object and holds a key every [`DATA_KEY_SPAN`] characters.
+fn data(html: &[u8], line: &Line) -> bool {
+    let bytes = html
+        .get(line.start as usize..line.end as usize)
+        .unwrap_or_default();
+    // The first text byte: past the tags and the white space.
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        if b == b'<' {
+            let tag = bytes.get(at..).unwrap_or_default();
+            at += memchr::memchr(b'>', tag).map_or(tag.len(), |end| end + 1);
+        } else if b.is_ascii_whitespace() {
+            at += 1;
+        } else {
+            break;
+        }
+    }
+    let text = bytes.get(at..).unwrap_or_default();
+    let object = [&b"{\""[..], b"[{\"", b"{&quot;", b"[{&quot;"]
+        .iter()
+        .any(|start| text.starts_with(start));
+    if !object {
+        return false;
+    }
+    let keys = memchr::memmem::find_iter(text, b"\":").count()
+        + memchr::memmem::find_iter(text, b"&quot;:").count();
+    keys.saturating_mul(DATA_KEY_SPAN) >= line.content as usize
 }
 
 /// Whether `line` is a picture: a line without text, with
