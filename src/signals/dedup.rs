@@ -207,8 +207,12 @@ fn copy_kept_run(
             i += 1;
             continue;
         }
+        // An ASCII byte that is not kept ends the run (no decoding).
+        if b < 0x80 {
+            break;
+        }
         let width = match bmp_class(bytes, i) {
-            (Bmp::Plain, width) if b >= 0x80 => width,
+            (Bmp::Plain, width) => width,
             _ => break,
         };
         out.push_str(&lower[i..i + width]);
