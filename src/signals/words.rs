@@ -1222,7 +1222,7 @@ fn ascii_token<'a>(text: &'a str, bytes: &[u8], i: usize, sink: &mut impl TokenS
 /// One bit per byte of a block of 64 bytes: ASCII letters, ASCII letters
 /// and digits, Python's whitespace in ASCII (`\t` to `\r`, `\x1c` to
 /// `\x1f`, the space), and the marks [`ascii_words`] tells apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct AsciiMasks {
     letter: u64,
     alnum: u64,
@@ -1272,14 +1272,7 @@ unsafe fn ascii_masks_sse2(block: &[u8; 64]) -> AsciiMasks {
             _mm_cmpgt_epi8(splat(hi + 1), x),
         )
     };
-    let mut m = AsciiMasks {
-        letter: 0,
-        alnum: 0,
-        space: 0,
-        dot: 0,
-        underscore: 0,
-        joint: 0,
-    };
+    let mut m = AsciiMasks::default();
     for lane in 0..4 {
         // The load reads 16 bytes of `block`.
         let v = _mm_loadu_si128(block.as_ptr().add(lane * 16).cast());
@@ -1306,14 +1299,7 @@ unsafe fn ascii_masks_sse2(block: &[u8; 64]) -> AsciiMasks {
 /// version of targets without SSE2.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 fn ascii_masks_scalar(block: &[u8; 64]) -> AsciiMasks {
-    let mut m = AsciiMasks {
-        letter: 0,
-        alnum: 0,
-        space: 0,
-        dot: 0,
-        underscore: 0,
-        joint: 0,
-    };
+    let mut m = AsciiMasks::default();
     for (k, &b) in block.iter().enumerate() {
         let bit = 1u64 << k;
         if b.is_ascii_alphabetic() {
