@@ -22,17 +22,23 @@ fn wcxb(id: &str) -> (String, f64) {
     (text, f1)
 }
 
+/// The default algorithm's text of a wcxb_dev page, whose F1 must be over
+/// `min_f1`.
+fn wcxb_above(id: &str, min_f1: f64) -> String {
+    let (text, f1) = wcxb(id);
+    assert!(f1 > min_f1, "{id}: F1 {f1:.3}: {text}");
+    text
+}
+
 /// `LISTING_DECLARED_CODE_SHARE`: a grid of cards inside `<main>` carries
 /// several times its text in markup; charged for it, the listing reading
 /// found one fragment of the page (F1 .17 and .02 before the rule).
 #[test]
 fn a_grid_of_cards_inside_main_is_read_whole() {
     // A list of conferences: name, teaser, place and date per card.
-    let (text, f1) = wcxb("dev-4361");
-    assert!(f1 > 0.8, "F1 {f1:.3}: {text}");
+    wcxb_above("dev-4361", 0.8);
     // A news listing: linked title, author and date per card.
-    let (text, f1) = wcxb("dev-3016");
-    assert!(f1 > 0.65, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-3016", 0.65);
     assert!(text.lines().count() > 20, "{text}");
 }
 
@@ -43,14 +49,11 @@ fn a_grid_of_cards_inside_main_is_read_whole() {
 fn a_thread_of_posts_named_as_comments_is_read() {
     // Invision Community boards: the thread in `<div id="comments">`, each
     // post in a `<div id="comment-…_wrap">`. PrestaShop's forum:
-    let (text, f1) = wcxb("dev-0548");
-    assert!(f1 > 0.6, "F1 {f1:.3}: {text}");
+    wcxb_above("dev-0548", 0.6);
     // Linus Tech Tips:
-    let (text, f1) = wcxb("dev-0550");
-    assert!(f1 > 0.4, "F1 {f1:.3}: {text}");
+    wcxb_above("dev-0550", 0.4);
     // Cruise Critic:
-    let (text, f1) = wcxb("dev-0579");
-    assert!(f1 > 0.5, "F1 {f1:.3}: {text}");
+    wcxb_above("dev-0579", 0.5);
 }
 
 /// `WEAK_THREAD_SHARE`: Invision threads whose posts lie outside `<main>`
@@ -61,16 +64,14 @@ fn a_thread_of_posts_named_as_comments_is_read() {
 #[test]
 fn a_thread_behind_untrusted_weak_marks_is_read() {
     // Kerbal Space Program's forum: a thread of farewells.
-    let (text, f1) = wcxb("dev-0544");
-    assert!(f1 > 0.75, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-0544", 0.75);
     assert!(
         text.contains("This Forum is being a source of many different sentiments"),
         "{text}"
     );
     assert!(!text.contains("Tap the lock icon"), "{text}");
     // Affinity's forum: a discussion split from another thread.
-    let (text, f1) = wcxb("dev-0547");
-    assert!(f1 > 0.4, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-0547", 0.4);
     assert!(
         text.contains("It depends on the mix and main focus of the apps"),
         "{text}"
@@ -86,14 +87,12 @@ fn a_thread_behind_untrusted_weak_marks_is_read() {
 fn a_block_given_twice_is_given_once() {
     // A XenForo thread (Head-Fi): the first reply quotes the opening post
     // whole.
-    let (text, f1) = wcxb("dev-0515");
-    assert!(f1 > 0.75, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-0515", 0.75);
     let opening = "Hey guys. I currently own Focal Bathys";
     assert_eq!(text.matches(opening).count(), 1, "{text}");
     // A watch's product page (MVMT): its feature blocks twice, for phones
     // and for desktops.
-    let (text, f1) = wcxb("dev-0586");
-    assert!(f1 > 0.48, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-0586", 0.48);
     assert_eq!(text.matches("INTERCHANGEABLE STRAPS").count(), 1, "{text}");
 }
 
@@ -103,11 +102,9 @@ fn a_block_given_twice_is_given_once() {
 #[test]
 fn the_reviews_of_a_product_are_left_out() {
     // REI: a backpack's page, its description before 30 reviews.
-    let (text, f1) = wcxb("dev-0628");
-    assert!(f1 > 0.7, "F1 {f1:.3}: {text}");
+    wcxb_above("dev-0628", 0.7);
     // Thomann: a microphone's page, its ratings and reviews after the specs.
-    let (text, f1) = wcxb("dev-2985");
-    assert!(f1 > 0.85, "F1 {f1:.3}: {text}");
+    wcxb_above("dev-2985", 0.85);
 }
 
 /// The text of a daniel_dev page by the start of its file name.
@@ -138,19 +135,16 @@ fn daniel(prefix: &str) -> String {
 fn a_grid_of_cards_outside_main_is_read_whole() {
     // REI's tents: name, price, rating and three attributes in ~80 lines
     // per card, then a buying guide.
-    let (text, f1) = wcxb("dev-2954");
-    assert!(f1 > 0.8, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-2954", 0.8);
     assert!(
         text.contains("Skylodge 4-Person Instant Camping Tent"),
         "{text}"
     );
     assert!(text.contains("What capacity tent do you need?"), "{text}");
     // Amazon's best sellers: rank, title, author, rating, price.
-    let (text, f1) = wcxb("dev-2922");
-    assert!(f1 > 0.6, "F1 {f1:.3}: {text}");
+    wcxb_above("dev-2922", 0.6);
     // Apple's Mac models: a few long cards of prices and specifications.
-    let (text, f1) = wcxb("dev-3069");
-    assert!(f1 > 0.5, "F1 {f1:.3}: {text}");
+    wcxb_above("dev-3069", 0.5);
 }
 
 /// `GRID_SHARE`, by value: beside a grid, the article reading is weighed
@@ -161,13 +155,11 @@ fn a_grid_of_cards_outside_main_is_read_whole() {
 fn beside_a_grid_a_costly_article_reading_is_a_fragment() {
     // REI's backpacking packs: the article reading kept the buying guide
     // under the grid, its bullets paying for their markup.
-    let (text, f1) = wcxb("dev-2952");
-    assert!(f1 > 0.8, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-2952", 0.8);
     assert!(text.contains("Rook 65 Pack - Men's"), "{text}");
     // Deloitte's services: a card per service, each a title, a sentence
     // and a link.
-    let (text, f1) = wcxb("dev-0709");
-    assert!(f1 > 0.9, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-0709", 0.9);
     assert!(text.contains("Indirect Tax"), "{text}");
 }
 
@@ -180,16 +172,14 @@ fn beside_a_grid_a_costly_article_reading_is_a_fragment() {
 fn strong_furniture_read_for_want_of_content_gives_way_to_the_listing() {
     // Ars Technica's front page under its consent dialog
     // (`role="alertdialog"`).
-    let (text, f1) = wcxb("dev-2968");
-    assert!(f1 > 0.75, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-2968", 0.75);
     assert!(
         text.contains("Hunting for elusive “ghost elephants”"),
         "{text}"
     );
     assert!(!text.contains("fides_consent"), "{text}");
     // A kitchen shop's Lodge cast iron: the store's hours in `<footer>`.
-    let (text, f1) = wcxb("dev-4021");
-    assert!(f1 > 0.7, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-4021", 0.7);
     assert!(text.contains("CAST IRON SKILLET 9\""), "{text}");
     assert!(!text.contains("Store Hours"), "{text}");
 }
@@ -220,15 +210,13 @@ fn an_article_beside_a_grid_of_teasers_stays_an_article() {
 #[test]
 fn a_grid_of_linked_cards_is_read_whole() {
     // WRAL's topic page: headline, teaser and byline in one link per card.
-    let (text, f1) = wcxb("dev-0205");
-    assert!(f1 > 0.9, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-0205", 0.9);
     assert!(
         text.contains("\nRenting a car could lead to your arrest\n"),
         "{text}"
     );
     // NewsBreak's local news: a headline and a teaser per card.
-    let (text, f1) = wcxb("dev-0337");
-    assert!(f1 > 0.9, "F1 {f1:.3}: {text}");
+    wcxb_above("dev-0337", 0.9);
     // A box of short headlines beside a short article is no grid of
     // linked cards: the article stays the text.
     let text = daniel("20120117_finance.qq.com_445b");
@@ -244,16 +232,14 @@ fn a_grid_of_linked_cards_is_read_whole() {
 #[test]
 fn linked_teasers_are_the_listing() {
     // BBC News' front page: each story a linked headline over a teaser.
-    let (text, f1) = wcxb("dev-2961");
-    assert!(f1 > 0.8, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-2961", 0.8);
     assert!(
         text.contains("Kuwaiti government high-rise hit by Iranian drone"),
         "{text}"
     );
     // Amazon's best sellers in electronics: each product's long linked
     // title over its rating and price.
-    let (text, f1) = wcxb("dev-2920");
-    assert!(f1 > 0.85, "F1 {f1:.3}: {text}");
+    wcxb_above("dev-2920", 0.85);
     // Short articles beside linked teasers of other stories stay articles:
     // their article reading has a paragraph.
     let text = daniel("20120117_www.argumenti.ru_da9c");
@@ -269,13 +255,11 @@ fn linked_teasers_are_the_listing() {
 fn a_grid_under_its_introduction_is_given_with_it() {
     // White Flower Farm's indoor pots: a paragraph, a sort menu, then name,
     // SKU and price per card.
-    let (text, f1) = wcxb("dev-4112");
-    assert!(f1 > 0.85, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-4112", 0.85);
     assert!(text.contains("Gray Cathedral Pot and Saucer"), "{text}");
     // MIT's certificate programmes: a paragraph, a menu, then a title and
     // a teaser per programme.
-    let (text, f1) = wcxb("dev-0216");
-    assert!(f1 > 0.85, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-0216", 0.85);
     assert!(
         text.contains("Blended Professional Certificate: Chief Digital Officer"),
         "{text}"
@@ -296,16 +280,14 @@ fn sections_put_apart_by_pictures_are_one_page() {
     // Freshdesk's landing page: a strip of customers' logos (~9 KB of
     // `<img>` markup, no text) between the pitch and "The full customer
     // service experience": the sections under it are read too.
-    let (text, f1) = wcxb("dev-0697");
-    assert!(f1 > 0.9, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-0697", 0.9);
     assert!(
         text.contains("The full customer service experience"),
         "{text}"
     );
     // Todoist's: illustrations between its hero, its features and its
     // templates (F1 .34 before the rule).
-    let (text, f1) = wcxb("dev-2842");
-    assert!(f1 > 0.75, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-2842", 0.75);
     assert!(text.contains("Join 50+ million professionals"), "{text}");
     assert!(
         text.contains("we have 50+ templates made for you"),
@@ -335,13 +317,11 @@ fn a_page_of_furniture_alone_gives_nothing() {
 fn a_disclaimer_is_furniture() {
     // iRobot's product page: the chain ran on through the disclaimer to
     // the other robots on sale.
-    let (text, f1) = wcxb("dev-4212");
-    assert!(f1 > 0.9, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-4212", 0.9);
     assert!(!text.contains("applies 1.16lbs of pressure"), "{text}");
     assert!(!text.contains("Explore other Robots"), "{text}");
     // Merrill Edge's retirement calculator: the fees and offers under it.
-    let (text, f1) = wcxb("dev-4654");
-    assert!(f1 > 0.75, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-4654", 0.75);
     assert!(!text.contains("Offer valid for new individual"), "{text}");
 }
 
@@ -353,12 +333,10 @@ fn a_disclaimer_is_furniture() {
 fn a_listing_of_short_lines_beside_its_introduction_is_the_listing() {
     // GeeksforGeeks' machine-learning index: a paragraph, then the
     // tutorials' titles, most of them linked.
-    let (text, f1) = wcxb("dev-4020");
-    assert!(f1 > 0.9, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-4020", 0.9);
     assert!(text.contains("Feature Engineering"), "{text}");
     // FAU's professional development: the courses under each programme.
-    let (text, f1) = wcxb("dev-0076");
-    assert!(f1 > 0.8, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-0076", 0.8);
     assert!(text.contains("Certificate in SQL Programming"), "{text}");
 }
 
@@ -370,16 +348,13 @@ fn a_listing_of_short_lines_beside_its_introduction_is_the_listing() {
 #[test]
 fn a_block_of_short_lines_given_twice_in_a_row_is_given_once() {
     // Ghost Wares: a mug's description twice in a row.
-    let (text, f1) = wcxb("dev-0610");
-    assert!(f1 > 0.9, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-0610", 0.9);
     assert_eq!(text.matches("Handmade stoneware.").count(), 1, "{text}");
     // A meditation teacher's membership: its benefits twice in a row.
-    let (text, f1) = wcxb("dev-1377");
-    assert!(f1 > 0.9, "F1 {f1:.3}: {text}");
+    wcxb_above("dev-1377", 0.9);
     // DigitalOcean's home page: the marquee of customers' stories and its
     // `aria-hidden` copy.
-    let (text, f1) = wcxb("dev-2835");
-    assert!(f1 > 0.75, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-2835", 0.75);
     assert_eq!(text.matches("Zoltan Bettenbuk").count(), 1, "{text}");
 }
 
@@ -389,8 +364,7 @@ fn a_block_of_short_lines_given_twice_in_a_row_is_given_once() {
 #[test]
 fn json_data_is_not_text() {
     // Amazon's headphones category: the product grid, not its state.
-    let (text, f1) = wcxb("dev-0655");
-    assert!(f1 > 0.45, "F1 {f1:.3}: {text}");
+    let text = wcxb_above("dev-0655", 0.45);
     assert!(!text.contains("painterId"), "{text}");
     assert!(text.contains("out of 5 stars"), "{text}");
 }
