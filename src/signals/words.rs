@@ -697,24 +697,45 @@ static ASCII_FLAGS: [u8; 128] = {
     table
 };
 
-/// The [`Token::flags`] of a token of one ASCII character (`word_flags`
-/// of it; `mark_flags_are_word_flags`).
+/// The [`Token::flags`] of a token of one ASCII character
+/// ([`ascii_word_flags`] of it).
 static MARK_FLAGS: [u8; 128] = {
     let mut table = [0u8; 128];
     let mut b = 0;
     while b < 128 {
-        let flags = ASCII_FLAGS[b];
-        table[b] = flags & (NON_SYMBOL | ALPHA);
-        if flags & NOT_PUNCT == 0 {
-            table[b] |= PUNCT;
-        }
-        if b == b'.' as usize || b == b'!' as usize || b == b'?' as usize {
-            table[b] |= TERMINAL;
-        }
+        table[b] = ascii_word_flags(&[b as u8]);
         b += 1;
     }
     table
 };
+
+/// The [`Token::flags`] of an ASCII token.
+const fn ascii_word_flags(word: &[u8]) -> u8 {
+    let mut flags = 0;
+    let mut i = 0;
+    while i < word.len() {
+        flags |= ASCII_FLAGS[word[i] as usize];
+        i += 1;
+    }
+    if flags & NOT_PUNCT == 0 {
+        flags |= PUNCT;
+    }
+    if matches!(word, [b'.' | b'!' | b'?']) {
+        flags |= TERMINAL;
+    }
+    flags & !NOT_PUNCT
+}
+
+/// The [`Token::flags`] of a word of ASCII letters and digits only, which
+/// holds a letter or not.
+#[inline]
+fn plain_word_flags(letters: bool) -> u8 {
+    if letters {
+        NON_SYMBOL | ALPHA
+    } else {
+        NON_SYMBOL
+    }
+}
 
 /// Calls `emit` with every token of [`words`]`(text)`, in order: the same
 /// tokens (`for_each_word_equals_words` and the dataset test compare them),
@@ -754,7 +775,8 @@ trait TokenSink<'a> {
 }
 
 /// [`for_each_word`], with each token's [`Token::flags`] when the split
-/// already knows them (a word of ASCII letters and digits only).
+/// already knows them (a word of ASCII letters and digits only, or one
+/// ASCII mark).
 fn for_each_token<'a>(text: &'a str, sink: &mut impl TokenSink<'a>) {
     let bytes = text.as_bytes();
     let cut_before = |i: usize| bytes[i - 1] == b'\n' || space_break(bytes, i);
@@ -1161,12 +1183,7 @@ fn ascii_words<'a>(text: &'a str, start: usize, end: usize, sink: &mut impl Toke
                 stop = at;
                 break;
             }
-            let flags = if letters {
-                NON_SYMBOL | ALPHA
-            } else {
-                NON_SYMBOL
-            };
-            sink.plain(&text[from..from + run as usize], flags);
+            sink.plain(&text[from..from + run as usize], plain_word_flags(letters));
             starts &= starts - 1;
         }
         i += stop as usize;
@@ -1195,12 +1212,7 @@ fn ascii_token<'a>(text: &'a str, bytes: &[u8], i: usize, sink: &mut impl TokenS
         Start::Word => {
             let (run, letters) = alnum_run(bytes, i);
             if run > 0 && plain_word_end(bytes, i, i + run, letters) {
-                let flags = if letters {
-                    NON_SYMBOL | ALPHA
-                } else {
-                    NON_SYMBOL
-                };
-                sink.plain(&text[i..i + run], flags);
+                sink.plain(&text[i..i + run], plain_word_flags(letters));
                 return i + run;
             }
             let word_end = ascii_glue(bytes, i, ascii_segment_end(bytes, i));
@@ -1554,34 +1566,24 @@ impl<'a, F: FnMut(&str)> TokenSink<'a> for Tokens<'_, F> {
 
 /// The [`Token::flags`] of `word` and its characters.
 fn word_flags(word: &str) -> (u8, u32) {
+    if word.is_ascii() {
+        return (ascii_word_flags(word.as_bytes()), word.len() as u32);
+    }
     let mut flags = 0;
     let mut chars = 0u32;
-    if word.is_ascii() {
-        chars = word.len() as u32;
-        for &b in word.as_bytes() {
-            flags |= ASCII_FLAGS[usize::from(b)];
-        }
-        if flags & NOT_PUNCT == 0 {
-            flags |= PUNCT;
-        }
-        if matches!(word.as_bytes(), [b'.' | b'!' | b'?']) {
-            flags |= TERMINAL;
-        }
-    } else {
-        let bmp = bmp_flags();
-        for c in word.chars() {
-            chars += 1;
-            flags |= match bmp.get(c as usize) {
-                Some(&f) => f,
-                None => char_flags(c),
-            };
-        }
-        if flags & NOT_PUNCT == 0 {
-            flags |= PUNCT;
-        }
-        if chars > 1 {
-            flags &= !TERMINAL;
-        }
+    let bmp = bmp_flags();
+    for c in word.chars() {
+        chars += 1;
+        flags |= match bmp.get(c as usize) {
+            Some(&f) => f,
+            None => char_flags(c),
+        };
+    }
+    if flags & NOT_PUNCT == 0 {
+        flags |= PUNCT;
+    }
+    if chars > 1 {
+        flags &= !TERMINAL;
     }
     (flags & !NOT_PUNCT, chars)
 }
