@@ -191,20 +191,26 @@ impl HashTable {
         !found
     }
 
-    /// How many times `key` was counted.
+    /// The slot of `key` and how many times it was counted (0, and the
+    /// free slot it would take, if never).
     #[inline]
-    fn count_of(&self, key: u64) -> u32 {
+    fn entry_of(&self, key: u64) -> (u32, u32) {
         let mut i = self.home(key);
         loop {
             let slot = &self.slots[i];
             if slot.stamp != self.generation {
-                return 0;
+                return (i as u32, 0);
             }
             if slot.key == key {
-                return slot.count;
+                return (i as u32, slot.count);
             }
             i = (i + 1) & self.mask;
         }
+    }
+
+    /// The slots in use: every slot index this table gives is below it.
+    fn size(&self) -> usize {
+        self.mask + 1
     }
 
     /// Counts one more `key`: its slot (for [`HashTable::count_at`]) and count.
@@ -219,13 +225,13 @@ impl HashTable {
         (i as u32, slot.count)
     }
 
-    /// The count of `key`, which [`HashTable::count`] said is in slot `i`
-    /// (looked up again if the table has grown since).
+    /// The slot and count of `key`, which [`HashTable::count`] said is
+    /// in slot `i` (looked up again if the table has grown since).
     #[inline]
-    fn count_at(&self, i: u32, key: u64) -> u32 {
+    fn entry_at(&self, i: u32, key: u64) -> (u32, u32) {
         match self.slots.get(i as usize) {
-            Some(slot) if slot.key == key && slot.stamp == self.generation => slot.count,
-            _ => self.count_of(key),
+            Some(slot) if slot.key == key && slot.stamp == self.generation => (i, slot.count),
+            _ => self.entry_of(key),
         }
     }
 
@@ -261,6 +267,9 @@ pub(crate) struct Scratch {
     candidates: Vec<u32>,
     /// The slot of each candidate's n-gram in `counts`.
     slots: Vec<u32>,
+    /// One bit per slot of `counts`: the n-gram was met by
+    /// `find_all_duplicate`'s scan.
+    visited: Vec<u64>,
     /// The bits of [`keep_maybe_repeated`].
     once: Vec<u64>,
     twice: Vec<u64>,
@@ -446,11 +455,12 @@ pub(crate) fn repetition_signals(
     // candidate's hash is extended by one word per n (`n_gram_hashes`).
     let Scratch {
         counts,
-        seen,
+        seen: _,
         hashes,
         grams,
         candidates,
         slots,
+        visited,
         once,
         twice,
     } = scratch;
@@ -498,19 +508,22 @@ pub(crate) fn repetition_signals(
         // (count, first index) of the most frequent n-gram, the first seen
         // on a tie (Counter.most_common(1) keeps insertion order): the
         // first candidate with the highest count, or the first n-gram when
-        // none repeats. The candidates whose n-gram repeats stay.
+        // none repeats. The candidates whose n-gram repeats stay, with
+        // their slots.
         let mut best = (1u32, 0u32);
         let mut kept = 0;
         for k in 0..candidates.len() {
             let c = candidates[k];
-            let count = counts.count_at(slots[k], grams[c as usize]);
+            let (slot, count) = counts.entry_at(slots[k], grams[c as usize]);
             if count == most && most > 1 && best.0 == 1 {
                 best = (count, c);
             }
             candidates[kept] = c;
+            slots[kept] = slot;
             kept += usize::from(count > 1);
         }
         candidates.truncate(kept);
+        slots.truncate(kept);
         if let Some(slot) = repetition::TOP_N_GRAMS
             .iter()
             .position(|&(top, _)| top == n)
@@ -524,16 +537,20 @@ pub(crate) fn repetition_signals(
         {
             // datatrove's `find_all_duplicate`: a repeated n-gram counts
             // its characters and the scan jumps past it; it steps over the
-            // n-grams that occur once.
-            seen.clear(candidates.len());
+            // n-grams that occur once. An n-gram is met again when its
+            // slot in `counts` was: one bit per slot, no hashing.
+            visited.clear();
+            visited.resize(counts.size().div_ceil(64), 0);
             let mut repeated = 0usize;
             let mut next = 0usize;
-            for &c in candidates.iter() {
+            for (&c, &slot) in candidates.iter().zip(slots.iter()) {
                 let c = c as usize;
                 if c < next {
                     continue;
                 }
-                if seen.insert(grams[c]) {
+                let (word, bit) = (slot as usize / 64, 1u64 << (slot % 64));
+                if visited[word] & bit == 0 {
+                    visited[word] |= bit;
                     next = c + 1;
                 } else {
                     repeated += chars_of(c, n);
@@ -842,13 +859,13 @@ mod tests {
             for k in 0..1000u64 {
                 let (slot, count) = table.count(k << 32);
                 assert_eq!(count, round as u32 + 1, "{k}");
-                assert_eq!(table.count_at(slot, k << 32), count);
-                assert_eq!(table.count_of(k << 32), count);
+                assert_eq!(table.entry_at(slot, k << 32), (slot, count));
+                assert_eq!(table.entry_of(k << 32).1, count);
             }
         }
         // A slot given before the table grew is looked up again.
-        assert_eq!(table.count_at(0, 7 << 32), 3);
-        assert_eq!(table.count_of(5000 << 32), 0);
+        assert_eq!(table.entry_at(0, 7 << 32).1, 3);
+        assert_eq!(table.entry_of(5000 << 32).1, 0);
         assert_eq!(table.len, 1000);
         table.clear(10);
         assert!(table.insert(5 << 32));
