@@ -368,3 +368,16 @@ fn json_data_is_not_text() {
     assert!(!text.contains("painterId"), "{text}");
     assert!(text.contains("out of 5 stars"), "{text}");
 }
+
+/// `PAID_SHARE`, `PAID_LISTING_WORTH`: an article reading that pays most
+/// of its text back in markup and links is one stretch of a listing; the
+/// listing reading, worth several times more, is taken (F1 .22 and .43
+/// before the rule).
+#[test]
+fn a_paid_for_article_reading_gives_way_to_the_listing() {
+    // CableTV's news listing: its intro and every story's teaser.
+    let text = wcxb_above("dev-0083", 0.6);
+    assert!(text.contains("Our latest industry news articles"), "{text}");
+    // The Verge's front page: its top stories, not one strip of them.
+    wcxb_above("dev-2969", 0.7);
+}
