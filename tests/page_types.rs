@@ -381,3 +381,23 @@ fn a_paid_for_article_reading_gives_way_to_the_listing() {
     // The Verge's front page: its top stories, not one strip of them.
     wcxb_above("dev-2969", 0.7);
 }
+
+/// `PANEL_LINES`, `PANEL_TEXT`: the text a page folds away (a description
+/// behind "Read more", an accordion's answers) is hidden markup among the
+/// chosen lines; the golds keep it (F1 .39 and .57 before the rule).
+#[test]
+fn collapsed_panels_among_the_chosen_lines_are_read() {
+    // Amazon's book page: the rest of the description, `display:none`
+    // until "Read more" is clicked.
+    let text = wcxb_above("dev-0613", 0.8);
+    assert!(
+        text.contains("Habits are the compound interest of self-improvement"),
+        "{text}"
+    );
+    // Uber's safety page: the answers of its accordion, `hidden`.
+    let text = wcxb_above("dev-0242", 0.85);
+    assert!(
+        text.contains("Ensure that everyone involved is OK"),
+        "{text}"
+    );
+}
