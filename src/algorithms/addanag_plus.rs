@@ -221,6 +221,11 @@ pub(super) struct Buffers {
     /// The collapsed panels among the chosen lines ([`collapsed_panels`]),
     /// as ranges of lines of the chosen span.
     panels: Vec<Range<usize>>,
+    /// The marks [`Nested::mark`] raised, each line's with the mark it
+    /// had: a page read again ([`PICTURE_PARAGRAPHS`]) has them set back
+    /// (`parts` as [`fill_parts`] made them) in place of its parts filled
+    /// again.
+    raised: Vec<(usize, usize)>,
 }
 
 /// Chooses the main-content lines and appends their text to `sink`.
@@ -247,6 +252,7 @@ pub(super) fn extract(
         copies,
         pictures,
         panels,
+        raised,
     } = buffers;
     fill_parts(parts, lines, html.as_bytes());
     let code = CODE_COST * f64::from(scale) / f64::from(one);
@@ -255,10 +261,12 @@ pub(super) fn extract(
         declared_code: code,
         link: LINK_COST,
     };
+    raised.clear();
     let mut nested = Nested {
         html: html.as_bytes(),
         lines,
         looked: None,
+        raised,
     };
     let mut best = Reading::best(parts, regions, costs, &mut nested);
     // A page of short sections put apart by pictures: read again with its
@@ -278,7 +286,14 @@ pub(super) fn extract(
         );
     }
     if !pictures.is_empty() {
-        fill_parts(parts, lines, html.as_bytes());
+        // The parts as filled: the nested marks of the first reading set
+        // back, latest first.
+        for &(i, mark) in nested.raised.iter().rev() {
+            if let Some(p) = parts.get_mut(i) {
+                p.mark = mark;
+            }
+        }
+        nested.raised.clear();
         for &i in pictures.iter() {
             if let Some(p) = parts.get_mut(i) {
                 p.code = 0.0;
@@ -543,6 +558,8 @@ struct Nested<'a> {
     /// The lines looked at so far (a page is read up to twice), and
     /// whether any of them has a nested mark.
     looked: Option<(RangeInclusive<usize>, bool)>,
+    /// Each mark raised, with the line's mark before.
+    raised: &'a mut Vec<(usize, usize)>,
 }
 
 impl Nested<'_> {
@@ -555,11 +572,15 @@ impl Nested<'_> {
             }
         }
         let mut any = self.looked.as_ref().is_some_and(|(_, any)| *any);
+        let raised = &mut *self.raised;
         nested_marks(self.html, self.lines, span.clone(), |i, cue| {
             if let Some(p) = parts.get_mut(i).filter(|p| p.mark > 0) {
                 let mark = if cue >= Cue::Strong { 3 } else { 2 };
-                any |= mark > p.mark;
-                p.mark = p.mark.max(mark);
+                if mark > p.mark {
+                    any = true;
+                    raised.push((i, p.mark));
+                    p.mark = mark;
+                }
             }
         });
         self.looked = Some((span, any));
