@@ -1055,14 +1055,15 @@ struct Parts {
 /// ([`DATA_LINE`]) made strong furniture without text.
 fn fill_parts(parts: &mut Vec<Parts>, lines: &[Line], html: &[u8]) {
     parts.clear();
-    parts.extend(lines.iter().map(|line| {
-        let mut p = Parts::of(line);
+    // Two passes: the first without a branch (the compiler keeps it tight),
+    // the second over the few lines long enough for data.
+    parts.extend(lines.iter().map(Parts::of));
+    for (p, line) in parts.iter_mut().zip(lines) {
         if line.content >= DATA_LINE && data(html, line) {
             p.text = 0.0;
             p.mark = 3;
         }
-        p
-    }));
+    }
 }
 
 /// Whether `line` is JSON data ([`DATA_LINE`]): its text opens with an
