@@ -453,8 +453,7 @@ impl Reading {
         costs: Costs,
         nested: &mut Nested,
     ) -> Option<Reading> {
-        let all = best_chain(parts, regions, costs, Trust::All)?;
-        let mut strong = best_chain(parts, regions, costs, Trust::Strong)?;
+        let [all, mut strong] = best_chains(parts, regions, costs, [Trust::All, Trust::Strong])?;
         let trusted = |chain: &Chain, strong: &Chain| chain.value >= TRUSTED_SHARE * strong.value;
         let mut any_nested = false;
         if strong.value > 0.0 && !trusted(&all, &strong) {
@@ -1216,38 +1215,72 @@ struct Chain {
 /// lines and the lines between them (the first on ties); `None` without
 /// regions.
 fn best_chain(parts: &[Parts], regions: &[Region], costs: Costs, trust: Trust) -> Option<Chain> {
-    let keeps = trust.keeps();
-    let sum = |from: usize, to: usize| -> f64 {
-        parts
-            .get(from..to)
-            .unwrap_or_default()
-            .iter()
-            .map(|p| value(p, costs, &keeps))
-            .sum()
+    best_chains(parts, regions, costs, [trust]).map(|[chain]| chain)
+}
+
+/// [`best_chain`] under each of `trusts`, in one walk over the lines: the
+/// sums of the trusts are independent, so the processor adds them side by
+/// side (each is a chain of dependent additions, in the lines' order).
+fn best_chains<const K: usize>(
+    parts: &[Parts],
+    regions: &[Region],
+    costs: Costs,
+    trusts: [Trust; K],
+) -> Option<[Chain; K]> {
+    let keeps = trusts.map(Trust::keeps);
+    // The values of lines `from..to`, summed in order from -0.0 as
+    // `Iterator::sum` does.
+    let sum = |from: usize, to: usize| -> [f64; K] {
+        let mut sums = [-0.0; K];
+        for p in parts.get(from..to).unwrap_or_default() {
+            for (sum, keeps) in sums.iter_mut().zip(&keeps) {
+                *sum += value(p, costs, keeps);
+            }
+        }
+        sums
     };
-    let mut best: Option<(f64, usize, usize)> = None;
-    // The best chain ending at the previous region: its value, first region
-    // and last line.
-    let mut open: Option<(f64, usize, usize)> = None;
+    let mut best: [Option<(f64, usize, usize)>; K] = [None; K];
+    // The best chain ending at the previous region: its value and first
+    // region.
+    let mut open: [Option<(f64, usize)>; K] = [None; K];
+    // The previous region's last line.
+    let mut last = None;
     for (j, region) in regions.iter().enumerate() {
         let own = sum(region.first, region.last + 1);
-        let chain = match open {
-            Some((v, start, last)) => {
-                let joined = v + sum(last + 1, region.first);
-                if joined > 0.0 {
-                    (joined + own, start)
-                } else {
-                    (own, j)
+        let gap = last.map(|last: usize| sum(last + 1, region.first));
+        for k in 0..K {
+            let (Some(open), Some(best), Some(&own)) = (open.get_mut(k), best.get_mut(k), own.get(k))
+            else {
+                continue;
+            };
+            let chain = match (*open, gap.and_then(|gap| gap.get(k).copied())) {
+                (Some((v, start)), Some(gap)) => {
+                    let joined = v + gap;
+                    if joined > 0.0 {
+                        (joined + own, start)
+                    } else {
+                        (own, j)
+                    }
                 }
+                _ => (own, j),
+            };
+            *open = Some(chain);
+            if best.is_none_or(|(b, _, _)| chain.0 > b) {
+                *best = Some((chain.0, chain.1, j));
             }
-            None => (own, j),
-        };
-        open = Some((chain.0, chain.1, region.last));
-        if best.is_none_or(|(b, _, _)| chain.0 > b) {
-            best = Some((chain.0, chain.1, j));
         }
+        last = Some(region.last);
     }
-    best.map(|(value, lo, hi)| Chain { lo, hi, value })
+    let mut chains = [Chain {
+        lo: 0,
+        hi: 0,
+        value: 0.0,
+    }; K];
+    for (chain, best) in chains.iter_mut().zip(best) {
+        let (value, lo, hi) = best?;
+        *chain = Chain { lo, hi, value };
+    }
+    Some(chains)
 }
 
 // ---------------------------------------------------------------------------
