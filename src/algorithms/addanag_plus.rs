@@ -1746,6 +1746,10 @@ fn grid(html: &[u8], lines: &[Line], buffers: &mut Opens, heads: usize) -> Optio
         groups,
         sums,
         shapes,
+        in_order,
+        slots,
+        slot_of,
+        counted,
     } = buffers;
     let tag = |i: usize| {
         let line = lines.get(i)?;
@@ -1754,29 +1758,30 @@ fn grid(html: &[u8], lines: &[Line], buffers: &mut Opens, heads: usize) -> Optio
     // The lines that open with a tag, grouped by a quick hash of its name
     // and class; the groups of enough lines for a grid in the order of
     // their shape.
-    opens.clear();
+    in_order.clear();
     if heads < lines.len() {
         // Only the shapes that open one of the first `heads` lines.
         shapes.clear();
         shapes.extend((0..heads).filter_map(|i| Some(quick_shape(tag(i)?))));
         shapes.sort_unstable();
         let head = |shape: &u64| shapes.binary_search(shape).is_ok();
-        opens.extend((0..lines.len()).filter_map(|i| {
+        in_order.extend((0..lines.len()).filter_map(|i| {
             let shape = quick_shape(tag(i)?);
             head(&shape).then_some((shape, i))
         }));
     } else {
-        opens.extend((0..lines.len()).filter_map(|i| Some((quick_shape(tag(i)?), i))));
+        in_order.extend((0..lines.len()).filter_map(|i| Some((quick_shape(tag(i)?), i))));
     }
-    opens.sort_unstable();
+    // `opens`: the lines of the groups of at least [`GRID_MIN_CARDS`],
+    // ordered by quick hash, then line (as sorting them all would, but
+    // counted into place: sorting every line cost half the search).
+    group_by_hash(in_order, slots, slot_of, counted, opens);
     groups.clear();
     let mut from = 0;
     for same in opens.chunk_by(|a, b| a.0 == b.0) {
         let to = from + same.len();
-        if same.len() >= GRID_MIN_CARDS {
-            if let Some(tag) = same.first().and_then(|&(_, i)| tag(i)) {
-                groups.push((shape(tag), from, to));
-            }
+        if let Some(tag) = same.first().and_then(|&(_, i)| tag(i)) {
+            groups.push((shape(tag), from, to));
         }
         from = to;
     }
@@ -1852,7 +1857,8 @@ fn grid(html: &[u8], lines: &[Line], buffers: &mut Opens, heads: usize) -> Optio
 /// The buffers of [`grid`], reused from page to page.
 #[derive(Default)]
 struct Opens {
-    /// The lines that open with a tag: [`quick_shape`] and line.
+    /// The lines that open with a tag of a group large enough for a grid
+    /// ([`group_by_hash`]): [`quick_shape`] and line.
     opens: Vec<(u64, usize)>,
     /// The groups of `opens` with the same tag and class: [`shape`] and
     /// range in `opens`.
@@ -1862,6 +1868,87 @@ struct Opens {
     sums: Vec<(u32, u32, u32)>,
     /// The [`quick_shape`]s of the lines a grid may start at, sorted.
     shapes: Vec<u64>,
+    /// The lines that open with a tag, in order: [`quick_shape`] and line.
+    in_order: Vec<(u64, usize)>,
+    /// Open-addressing table of the quick shapes ([`group_by_hash`]): the
+    /// shape, its lines, and where its group goes in `opens` (`u32::MAX`:
+    /// a group too small).
+    slots: Vec<(u64, u32, u32)>,
+    /// Each line of `in_order`'s slot in `slots`.
+    slot_of: Vec<u32>,
+    /// The slots of the groups large enough: their shape and slot.
+    counted: Vec<(u64, u32)>,
+}
+
+/// Sets `grouped` to the entries of `in_order` (a hash and a line, lines
+/// ascending) whose hash at least [`GRID_MIN_CARDS`] of them share,
+/// ordered by hash, then line: what sorting `in_order` and keeping its
+/// runs of [`GRID_MIN_CARDS`] or more gives, in linear time (a counting
+/// sort over an open-addressing table of the hashes).
+fn group_by_hash(
+    in_order: &[(u64, usize)],
+    slots: &mut Vec<(u64, u32, u32)>,
+    slot_of: &mut Vec<u32>,
+    counted: &mut Vec<(u64, u32)>,
+    grouped: &mut Vec<(u64, usize)>,
+) {
+    grouped.clear();
+    let size = (2 * in_order.len()).next_power_of_two().max(16);
+    let bits = size.trailing_zeros();
+    slots.clear();
+    slots.resize(size, (0, 0, 0));
+    slot_of.clear();
+    for &(hash, _) in in_order {
+        // Fibonacci hashing of the hash's bits; the table is at most half
+        // full, so a free slot is always found.
+        let mut at = (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
+        loop {
+            let Some(slot) = slots.get_mut(at) else {
+                return;
+            };
+            if slot.1 == 0 {
+                *slot = (hash, 1, 0);
+                break;
+            }
+            if slot.0 == hash {
+                slot.1 += 1;
+                break;
+            }
+            at = (at + 1) & (size - 1);
+        }
+        slot_of.push(at as u32);
+    }
+    counted.clear();
+    counted.extend(
+        slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.1 as usize >= GRID_MIN_CARDS)
+            .map(|(at, s)| (s.0, at as u32)),
+    );
+    counted.sort_unstable();
+    // Each large group's first place in `grouped`; the others none.
+    let mut next = 0u32;
+    for &(_, at) in counted.iter() {
+        if let Some(slot) = slots.get_mut(at as usize) {
+            slot.2 = next;
+            next += slot.1;
+        }
+    }
+    for slot in slots.iter_mut() {
+        if (slot.1 as usize) < GRID_MIN_CARDS {
+            slot.2 = u32::MAX;
+        }
+    }
+    grouped.resize(next as usize, (0, 0));
+    for (&entry, &at) in in_order.iter().zip(slot_of.iter()) {
+        if let Some(slot) = slots.get_mut(at as usize).filter(|s| s.2 != u32::MAX) {
+            if let Some(place) = grouped.get_mut(slot.2 as usize) {
+                *place = entry;
+            }
+            slot.2 += 1;
+        }
+    }
 }
 
 /// The tag name and `class` a line opens with; `None` for a line that
