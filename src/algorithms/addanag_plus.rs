@@ -904,8 +904,8 @@ fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
             .unwrap_or_default()
     };
     // The previous paragraph with the same text, for each: the last one
-    // before it with the same hash, if their texts are the same (most pages
-    // have no repeat and stop here).
+    // before it with the same text, found by a quick key of its length and
+    // ends (most pages have no repeat and stop here).
     let slots = (2 * n).next_power_of_two();
     let mask = slots - 1;
     table.clear();
@@ -914,20 +914,20 @@ fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
     prev.resize(n, usize::MAX);
     let mut any_repeat = false;
     for (i, slot_prev) in prev.iter_mut().enumerate() {
-        let hash = xxhash_rust::xxh3::xxh3_64(line(i));
+        let text = line(i);
+        let hash = paragraph_key(text);
         // Open addressing: the table has twice the paragraphs' slots, so
-        // it always has an empty one.
-        let mut at = hash as usize & mask;
+        // it always has an empty one. Texts with the same key but not the
+        // same text take slots of their own.
+        let mut at = (hash >> 32) as usize & mask;
         while let Some(slot) = table.get_mut(at) {
             if slot.1 == usize::MAX {
                 *slot = (hash, i);
                 break;
             }
-            if slot.0 == hash {
-                if line(slot.1) == line(i) {
-                    *slot_prev = slot.1;
-                    any_repeat = true;
-                }
+            if slot.0 == hash && line(slot.1) == text {
+                *slot_prev = slot.1;
+                any_repeat = true;
                 slot.1 = i;
                 break;
             }
@@ -996,6 +996,27 @@ fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
         kept.push_str(text.get(a..b).unwrap_or_default());
     }
     *text = kept;
+}
+
+/// A quick key of a paragraph for [`drop_repeated_copies`]'s table: its
+/// length and its first and last eight bytes, mixed (two paragraphs with
+/// the same text have the same key; the texts are compared on a match).
+/// Hashing every byte of the page's text cost more than the rest of the
+/// search.
+fn paragraph_key(text: &[u8]) -> u64 {
+    let word = |bytes: &[u8]| {
+        let mut word = [0u8; 8];
+        let n = bytes.len().min(8);
+        if let (Some(to), Some(from)) = (word.get_mut(..n), bytes.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        u64::from_le_bytes(word)
+    };
+    let first = word(text);
+    let last = word(text.get(text.len().saturating_sub(8)..).unwrap_or_default());
+    let key = (first ^ last.rotate_left(29) ^ (text.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_mul(0xff51_afd7_ed55_8ccd);
+    key ^ (key >> 29)
 }
 
 /// The characters of `text`, UTF-8: its bytes but continuation bytes.
