@@ -1980,22 +1980,27 @@ fn opening_tag(line: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
     if tag.first() != Some(&b'<') || !tag.get(1).is_some_and(u8::is_ascii_alphabetic) {
         return None;
     }
-    let end = memchr::memchr(b'>', tag).unwrap_or(tag.len());
-    let tag = tag.get(1..end)?;
-    let name_end = tag
+    // Past the `<`; the tag ends at the first `>` (or the line's end).
+    let rest = tag.get(1..)?;
+    let name_end = rest
         .iter()
-        .position(|b| b.is_ascii_whitespace() || *b == b'/')
-        .unwrap_or(tag.len());
-    // The first `class="`, found by its `=`.
-    let class = memchr::memchr_iter(b'=', tag)
-        .find(|&eq| {
-            eq >= 5 && tag.get(eq - 5..eq) == Some(b"class") && tag.get(eq + 1) == Some(&b'"')
-        })
-        .and_then(|eq| {
-            let value = tag.get(eq + 2..)?;
-            value.get(..memchr::memchr(b'"', value).unwrap_or(value.len()))
-        });
-    Some((tag.get(..name_end)?, class))
+        .position(|&b| b.is_ascii_whitespace() || b == b'/' || b == b'>')
+        .unwrap_or(rest.len());
+    // The first `class="` inside the tag, found by its `=`: the `=`s and
+    // the tag's end in one search, and the value's end (its `"` or the
+    // tag's) in another.
+    let mut class = None;
+    for at in memchr::memchr2_iter(b'=', b'>', rest) {
+        if rest.get(at) != Some(&b'=') {
+            break;
+        }
+        if at >= 5 && rest.get(at - 5..at) == Some(b"class") && rest.get(at + 1) == Some(&b'"') {
+            let value = rest.get(at + 2..).unwrap_or_default();
+            class = value.get(..memchr::memchr2(b'"', b'>', value).unwrap_or(value.len()));
+            break;
+        }
+    }
+    Some((rest.get(..name_end)?, class))
 }
 
 /// A hash of a tag's name and class ([`opening_tag`]), which orders the
