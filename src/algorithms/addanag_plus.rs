@@ -1014,8 +1014,9 @@ fn paragraph_key(text: &[u8]) -> u64 {
     };
     let first = word(text);
     let last = word(text.get(text.len().saturating_sub(8)..).unwrap_or_default());
-    let key = (first ^ last.rotate_left(29) ^ (text.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
-        .wrapping_mul(0xff51_afd7_ed55_8ccd);
+    let key =
+        (first ^ last.rotate_left(29) ^ (text.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .wrapping_mul(0xff51_afd7_ed55_8ccd);
     key ^ (key >> 29)
 }
 
@@ -1278,7 +1279,8 @@ fn best_chains<const K: usize>(
         let own = sum(region.first, region.last + 1);
         let gap = last.map(|last: usize| sum(last + 1, region.first));
         for k in 0..K {
-            let (Some(open), Some(best), Some(&own)) = (open.get_mut(k), best.get_mut(k), own.get(k))
+            let (Some(open), Some(best), Some(&own)) =
+                (open.get_mut(k), best.get_mut(k), own.get(k))
             else {
                 continue;
             };
