@@ -221,6 +221,11 @@ pub(super) struct Buffers {
     /// The collapsed panels among the chosen lines ([`collapsed_panels`]),
     /// as ranges of lines of the chosen span.
     panels: Vec<Range<usize>>,
+    /// The marks [`Nested::mark`] raised, each line's with the mark it
+    /// had: a page read again ([`PICTURE_PARAGRAPHS`]) has them set back
+    /// (`parts` as [`fill_parts`] made them) in place of its parts filled
+    /// again.
+    raised: Vec<(usize, usize)>,
 }
 
 /// Chooses the main-content lines and appends their text to `sink`.
@@ -247,6 +252,7 @@ pub(super) fn extract(
         copies,
         pictures,
         panels,
+        raised,
     } = buffers;
     fill_parts(parts, lines, html.as_bytes());
     let code = CODE_COST * f64::from(scale) / f64::from(one);
@@ -255,17 +261,19 @@ pub(super) fn extract(
         declared_code: code,
         link: LINK_COST,
     };
+    raised.clear();
     let mut nested = Nested {
         html: html.as_bytes(),
         lines,
         looked: None,
+        raised,
     };
     let mut best = Reading::best(parts, regions, costs, &mut nested);
     // A page of short sections put apart by pictures: read again with its
     // pictures' markup free (see [`PICTURE_PARAGRAPHS`]).
     pictures.clear();
     if best.as_ref().is_some_and(|b| {
-        paragraphs(lines, parts, b) < PICTURE_PARAGRAPHS
+        few_paragraphs(lines, parts, b)
             && joins_past_pictures(html.as_bytes(), lines, parts, regions, b, costs)
     }) {
         let html = html.as_bytes();
@@ -278,7 +286,14 @@ pub(super) fn extract(
         );
     }
     if !pictures.is_empty() {
-        fill_parts(parts, lines, html.as_bytes());
+        // The parts as filled: the nested marks of the first reading set
+        // back, latest first.
+        for &(i, mark) in nested.raised.iter().rev() {
+            if let Some(p) = parts.get_mut(i) {
+                p.mark = mark;
+            }
+        }
+        nested.raised.clear();
         for &i in pictures.iter() {
             if let Some(p) = parts.get_mut(i) {
                 p.code = 0.0;
@@ -438,8 +453,7 @@ impl Reading {
         costs: Costs,
         nested: &mut Nested,
     ) -> Option<Reading> {
-        let all = best_chain(parts, regions, costs, Trust::All)?;
-        let mut strong = best_chain(parts, regions, costs, Trust::Strong)?;
+        let [all, mut strong] = best_chains(parts, regions, costs, [Trust::All, Trust::Strong])?;
         let trusted = |chain: &Chain, strong: &Chain| chain.value >= TRUSTED_SHARE * strong.value;
         let mut any_nested = false;
         if strong.value > 0.0 && !trusted(&all, &strong) {
@@ -543,6 +557,8 @@ struct Nested<'a> {
     /// The lines looked at so far (a page is read up to twice), and
     /// whether any of them has a nested mark.
     looked: Option<(RangeInclusive<usize>, bool)>,
+    /// Each mark raised, with the line's mark before.
+    raised: &'a mut Vec<(usize, usize)>,
 }
 
 impl Nested<'_> {
@@ -555,11 +571,15 @@ impl Nested<'_> {
             }
         }
         let mut any = self.looked.as_ref().is_some_and(|(_, any)| *any);
+        let raised = &mut *self.raised;
         nested_marks(self.html, self.lines, span.clone(), |i, cue| {
             if let Some(p) = parts.get_mut(i).filter(|p| p.mark > 0) {
                 let mark = if cue >= Cue::Strong { 3 } else { 2 };
-                any |= mark > p.mark;
-                p.mark = p.mark.max(mark);
+                if mark > p.mark {
+                    any = true;
+                    raised.push((i, p.mark));
+                    p.mark = mark;
+                }
             }
         });
         self.looked = Some((span, any));
@@ -884,8 +904,8 @@ fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
             .unwrap_or_default()
     };
     // The previous paragraph with the same text, for each: the last one
-    // before it with the same hash, if their texts are the same (most pages
-    // have no repeat and stop here).
+    // before it with the same text, found by a quick key of its length and
+    // ends (most pages have no repeat and stop here).
     let slots = (2 * n).next_power_of_two();
     let mask = slots - 1;
     table.clear();
@@ -894,20 +914,20 @@ fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
     prev.resize(n, usize::MAX);
     let mut any_repeat = false;
     for (i, slot_prev) in prev.iter_mut().enumerate() {
-        let hash = xxhash_rust::xxh3::xxh3_64(line(i));
+        let text = line(i);
+        let hash = paragraph_key(text);
         // Open addressing: the table has twice the paragraphs' slots, so
-        // it always has an empty one.
-        let mut at = hash as usize & mask;
+        // it always has an empty one. Texts with the same key but not the
+        // same text take slots of their own.
+        let mut at = (hash >> 32) as usize & mask;
         while let Some(slot) = table.get_mut(at) {
             if slot.1 == usize::MAX {
                 *slot = (hash, i);
                 break;
             }
-            if slot.0 == hash {
-                if line(slot.1) == line(i) {
-                    *slot_prev = slot.1;
-                    any_repeat = true;
-                }
+            if slot.0 == hash && line(slot.1) == text {
+                *slot_prev = slot.1;
+                any_repeat = true;
                 slot.1 = i;
                 break;
             }
@@ -978,6 +998,28 @@ fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
     *text = kept;
 }
 
+/// A quick key of a paragraph for [`drop_repeated_copies`]'s table: its
+/// length and its first and last eight bytes, mixed (two paragraphs with
+/// the same text have the same key; the texts are compared on a match).
+/// Hashing every byte of the page's text cost more than the rest of the
+/// search.
+fn paragraph_key(text: &[u8]) -> u64 {
+    let word = |bytes: &[u8]| {
+        let mut word = [0u8; 8];
+        let n = bytes.len().min(8);
+        if let (Some(to), Some(from)) = (word.get_mut(..n), bytes.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        u64::from_le_bytes(word)
+    };
+    let first = word(text);
+    let last = word(text.get(text.len().saturating_sub(8)..).unwrap_or_default());
+    let key =
+        (first ^ last.rotate_left(29) ^ (text.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .wrapping_mul(0xff51_afd7_ed55_8ccd);
+    key ^ (key >> 29)
+}
+
 /// The characters of `text`, UTF-8: its bytes but continuation bytes.
 fn chars(text: &[u8]) -> usize {
     text.iter().filter(|&&b| (b as i8) >= -0x40).count()
@@ -1034,14 +1076,23 @@ struct Parts {
 /// ([`DATA_LINE`]) made strong furniture without text.
 fn fill_parts(parts: &mut Vec<Parts>, lines: &[Line], html: &[u8]) {
     parts.clear();
+    // Two passes: the first without a branch (the compiler keeps it tight),
+    // the second over the few lines long enough for data, on the pages
+    // that have one (122 of wcxb_dev's 1,497).
+    let mut longest = 0;
     parts.extend(lines.iter().map(|line| {
-        let mut p = Parts::of(line);
+        longest = longest.max(line.content);
+        Parts::of(line)
+    }));
+    if longest < DATA_LINE {
+        return;
+    }
+    for (p, line) in parts.iter_mut().zip(lines) {
         if line.content >= DATA_LINE && data(html, line) {
             p.text = 0.0;
             p.mark = 3;
         }
-        p
-    }));
+    }
 }
 
 /// Whether `line` is JSON data ([`DATA_LINE`]): its text opens with an
@@ -1194,38 +1245,73 @@ struct Chain {
 /// lines and the lines between them (the first on ties); `None` without
 /// regions.
 fn best_chain(parts: &[Parts], regions: &[Region], costs: Costs, trust: Trust) -> Option<Chain> {
-    let keeps = trust.keeps();
-    let sum = |from: usize, to: usize| -> f64 {
-        parts
-            .get(from..to)
-            .unwrap_or_default()
-            .iter()
-            .map(|p| value(p, costs, &keeps))
-            .sum()
+    best_chains(parts, regions, costs, [trust]).map(|[chain]| chain)
+}
+
+/// [`best_chain`] under each of `trusts`, in one walk over the lines: the
+/// sums of the trusts are independent, so the processor adds them side by
+/// side (each is a chain of dependent additions, in the lines' order).
+fn best_chains<const K: usize>(
+    parts: &[Parts],
+    regions: &[Region],
+    costs: Costs,
+    trusts: [Trust; K],
+) -> Option<[Chain; K]> {
+    let keeps = trusts.map(Trust::keeps);
+    // The values of lines `from..to`, summed in order from -0.0 as
+    // `Iterator::sum` does.
+    let sum = |from: usize, to: usize| -> [f64; K] {
+        let mut sums = [-0.0; K];
+        for p in parts.get(from..to).unwrap_or_default() {
+            for (sum, keeps) in sums.iter_mut().zip(&keeps) {
+                *sum += value(p, costs, keeps);
+            }
+        }
+        sums
     };
-    let mut best: Option<(f64, usize, usize)> = None;
-    // The best chain ending at the previous region: its value, first region
-    // and last line.
-    let mut open: Option<(f64, usize, usize)> = None;
+    let mut best: [Option<(f64, usize, usize)>; K] = [None; K];
+    // The best chain ending at the previous region: its value and first
+    // region.
+    let mut open: [Option<(f64, usize)>; K] = [None; K];
+    // The previous region's last line.
+    let mut last = None;
     for (j, region) in regions.iter().enumerate() {
         let own = sum(region.first, region.last + 1);
-        let chain = match open {
-            Some((v, start, last)) => {
-                let joined = v + sum(last + 1, region.first);
-                if joined > 0.0 {
-                    (joined + own, start)
-                } else {
-                    (own, j)
+        let gap = last.map(|last: usize| sum(last + 1, region.first));
+        for k in 0..K {
+            let (Some(open), Some(best), Some(&own)) =
+                (open.get_mut(k), best.get_mut(k), own.get(k))
+            else {
+                continue;
+            };
+            let chain = match (*open, gap.and_then(|gap| gap.get(k).copied())) {
+                (Some((v, start)), Some(gap)) => {
+                    let joined = v + gap;
+                    if joined > 0.0 {
+                        (joined + own, start)
+                    } else {
+                        (own, j)
+                    }
                 }
+                _ => (own, j),
+            };
+            *open = Some(chain);
+            if best.is_none_or(|(b, _, _)| chain.0 > b) {
+                *best = Some((chain.0, chain.1, j));
             }
-            None => (own, j),
-        };
-        open = Some((chain.0, chain.1, region.last));
-        if best.is_none_or(|(b, _, _)| chain.0 > b) {
-            best = Some((chain.0, chain.1, j));
         }
+        last = Some(region.last);
     }
-    best.map(|(value, lo, hi)| Chain { lo, hi, value })
+    let mut chains = [Chain {
+        lo: 0,
+        hi: 0,
+        value: 0.0,
+    }; K];
+    for (chain, best) in chains.iter_mut().zip(best) {
+        let (value, lo, hi) = best?;
+        *chain = Chain { lo, hi, value };
+    }
+    Some(chains)
 }
 
 // ---------------------------------------------------------------------------
@@ -1658,12 +1744,16 @@ fn joins_past_pictures(
     false
 }
 
-/// How many paragraphs ([`is_paragraph`]) the text of `reading` holds.
-fn paragraphs(lines: &[Line], parts: &[Parts], reading: &Reading) -> usize {
+/// Whether the text of `reading` holds fewer than [`PICTURE_PARAGRAPHS`]
+/// paragraphs ([`is_paragraph`]); the lines are read up to the last
+/// paragraph needed (an article's span runs to thousands of lines).
+fn few_paragraphs(lines: &[Line], parts: &[Parts], reading: &Reading) -> bool {
     reading
         .given(lines, parts)
         .filter(|l| is_paragraph(l))
+        .take(PICTURE_PARAGRAPHS)
         .count()
+        < PICTURE_PARAGRAPHS
 }
 
 /// Whether the text of `reading` has a paragraph ([`is_paragraph`]).
@@ -1691,6 +1781,10 @@ fn grid(html: &[u8], lines: &[Line], buffers: &mut Opens, heads: usize) -> Optio
         groups,
         sums,
         shapes,
+        in_order,
+        slots,
+        slot_of,
+        counted,
     } = buffers;
     let tag = |i: usize| {
         let line = lines.get(i)?;
@@ -1699,29 +1793,57 @@ fn grid(html: &[u8], lines: &[Line], buffers: &mut Opens, heads: usize) -> Optio
     // The lines that open with a tag, grouped by a quick hash of its name
     // and class; the groups of enough lines for a grid in the order of
     // their shape.
-    opens.clear();
+    in_order.clear();
     if heads < lines.len() {
-        // Only the shapes that open one of the first `heads` lines.
+        // Only the shapes that open one of the first `heads` lines, in an
+        // open-addressing set (a binary search over them took a quarter of
+        // the search on daniel_dev's short articles, its branches not
+        // foreseen).
+        let size = (2 * heads).next_power_of_two().max(16);
+        let bits = size.trailing_zeros();
+        let slot = |shape: u64| (shape.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
         shapes.clear();
-        shapes.extend((0..heads).filter_map(|i| Some(quick_shape(tag(i)?))));
-        shapes.sort_unstable();
-        let head = |shape: &u64| shapes.binary_search(shape).is_ok();
-        opens.extend((0..lines.len()).filter_map(|i| {
+        shapes.resize(size, None);
+        for shape in (0..heads).filter_map(|i| Some(quick_shape(tag(i)?))) {
+            let mut at = slot(shape);
+            while let Some(entry) = shapes.get_mut(at) {
+                match entry {
+                    Some(other) if *other != shape => at = (at + 1) & (size - 1),
+                    Some(_) => break,
+                    None => {
+                        *entry = Some(shape);
+                        break;
+                    }
+                }
+            }
+        }
+        let head = |shape: &u64| {
+            let mut at = slot(*shape);
+            while let Some(&Some(other)) = shapes.get(at) {
+                if other == *shape {
+                    return true;
+                }
+                at = (at + 1) & (size - 1);
+            }
+            false
+        };
+        in_order.extend((0..lines.len()).filter_map(|i| {
             let shape = quick_shape(tag(i)?);
             head(&shape).then_some((shape, i))
         }));
     } else {
-        opens.extend((0..lines.len()).filter_map(|i| Some((quick_shape(tag(i)?), i))));
+        in_order.extend((0..lines.len()).filter_map(|i| Some((quick_shape(tag(i)?), i))));
     }
-    opens.sort_unstable();
+    // `opens`: the lines of the groups of at least [`GRID_MIN_CARDS`],
+    // ordered by quick hash, then line (as sorting them all would, but
+    // counted into place: sorting every line cost half the search).
+    group_by_hash(in_order, slots, slot_of, counted, opens);
     groups.clear();
     let mut from = 0;
     for same in opens.chunk_by(|a, b| a.0 == b.0) {
         let to = from + same.len();
-        if same.len() >= GRID_MIN_CARDS {
-            if let Some(tag) = same.first().and_then(|&(_, i)| tag(i)) {
-                groups.push((shape(tag), from, to));
-            }
+        if let Some(tag) = same.first().and_then(|&(_, i)| tag(i)) {
+            groups.push((shape(tag), from, to));
         }
         from = to;
     }
@@ -1797,7 +1919,8 @@ fn grid(html: &[u8], lines: &[Line], buffers: &mut Opens, heads: usize) -> Optio
 /// The buffers of [`grid`], reused from page to page.
 #[derive(Default)]
 struct Opens {
-    /// The lines that open with a tag: [`quick_shape`] and line.
+    /// The lines that open with a tag of a group large enough for a grid
+    /// ([`group_by_hash`]): [`quick_shape`] and line.
     opens: Vec<(u64, usize)>,
     /// The groups of `opens` with the same tag and class: [`shape`] and
     /// range in `opens`.
@@ -1805,8 +1928,90 @@ struct Opens {
     /// For each line, the non-link text, text (weighed) and lines with
     /// text of the lines before it.
     sums: Vec<(u32, u32, u32)>,
-    /// The [`quick_shape`]s of the lines a grid may start at, sorted.
-    shapes: Vec<u64>,
+    /// The [`quick_shape`]s of the lines a grid may start at: an
+    /// open-addressing set, at most half full.
+    shapes: Vec<Option<u64>>,
+    /// The lines that open with a tag, in order: [`quick_shape`] and line.
+    in_order: Vec<(u64, usize)>,
+    /// Open-addressing table of the quick shapes ([`group_by_hash`]): the
+    /// shape, its lines, and where its group goes in `opens` (`u32::MAX`:
+    /// a group too small).
+    slots: Vec<(u64, u32, u32)>,
+    /// Each line of `in_order`'s slot in `slots`.
+    slot_of: Vec<u32>,
+    /// The slots of the groups large enough: their shape and slot.
+    counted: Vec<(u64, u32)>,
+}
+
+/// Sets `grouped` to the entries of `in_order` (a hash and a line, lines
+/// ascending) whose hash at least [`GRID_MIN_CARDS`] of them share,
+/// ordered by hash, then line: what sorting `in_order` and keeping its
+/// runs of [`GRID_MIN_CARDS`] or more gives, in linear time (a counting
+/// sort over an open-addressing table of the hashes).
+fn group_by_hash(
+    in_order: &[(u64, usize)],
+    slots: &mut Vec<(u64, u32, u32)>,
+    slot_of: &mut Vec<u32>,
+    counted: &mut Vec<(u64, u32)>,
+    grouped: &mut Vec<(u64, usize)>,
+) {
+    grouped.clear();
+    let size = (2 * in_order.len()).next_power_of_two().max(16);
+    let bits = size.trailing_zeros();
+    slots.clear();
+    slots.resize(size, (0, 0, 0));
+    slot_of.clear();
+    for &(hash, _) in in_order {
+        // Fibonacci hashing of the hash's bits; the table is at most half
+        // full, so a free slot is always found.
+        let mut at = (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
+        loop {
+            let Some(slot) = slots.get_mut(at) else {
+                return;
+            };
+            if slot.1 == 0 {
+                *slot = (hash, 1, 0);
+                break;
+            }
+            if slot.0 == hash {
+                slot.1 += 1;
+                break;
+            }
+            at = (at + 1) & (size - 1);
+        }
+        slot_of.push(at as u32);
+    }
+    counted.clear();
+    counted.extend(
+        slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.1 as usize >= GRID_MIN_CARDS)
+            .map(|(at, s)| (s.0, at as u32)),
+    );
+    counted.sort_unstable();
+    // Each large group's first place in `grouped`; the others none.
+    let mut next = 0u32;
+    for &(_, at) in counted.iter() {
+        if let Some(slot) = slots.get_mut(at as usize) {
+            slot.2 = next;
+            next += slot.1;
+        }
+    }
+    for slot in slots.iter_mut() {
+        if (slot.1 as usize) < GRID_MIN_CARDS {
+            slot.2 = u32::MAX;
+        }
+    }
+    grouped.resize(next as usize, (0, 0));
+    for (&entry, &at) in in_order.iter().zip(slot_of.iter()) {
+        if let Some(slot) = slots.get_mut(at as usize).filter(|s| s.2 != u32::MAX) {
+            if let Some(place) = grouped.get_mut(slot.2 as usize) {
+                *place = entry;
+            }
+            slot.2 += 1;
+        }
+    }
 }
 
 /// The tag name and `class` a line opens with; `None` for a line that
@@ -1817,22 +2022,27 @@ fn opening_tag(line: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
     if tag.first() != Some(&b'<') || !tag.get(1).is_some_and(u8::is_ascii_alphabetic) {
         return None;
     }
-    let end = memchr::memchr(b'>', tag).unwrap_or(tag.len());
-    let tag = tag.get(1..end)?;
-    let name_end = tag
+    // Past the `<`; the tag ends at the first `>` (or the line's end).
+    let rest = tag.get(1..)?;
+    let name_end = rest
         .iter()
-        .position(|b| b.is_ascii_whitespace() || *b == b'/')
-        .unwrap_or(tag.len());
-    // The first `class="`, found by its `=`.
-    let class = memchr::memchr_iter(b'=', tag)
-        .find(|&eq| {
-            eq >= 5 && tag.get(eq - 5..eq) == Some(b"class") && tag.get(eq + 1) == Some(&b'"')
-        })
-        .and_then(|eq| {
-            let value = tag.get(eq + 2..)?;
-            value.get(..memchr::memchr(b'"', value).unwrap_or(value.len()))
-        });
-    Some((tag.get(..name_end)?, class))
+        .position(|&b| b.is_ascii_whitespace() || b == b'/' || b == b'>')
+        .unwrap_or(rest.len());
+    // The first `class="` inside the tag, found by its `=`: the `=`s and
+    // the tag's end in one search, and the value's end (its `"` or the
+    // tag's) in another.
+    let mut class = None;
+    for at in memchr::memchr2_iter(b'=', b'>', rest) {
+        if rest.get(at) != Some(&b'=') {
+            break;
+        }
+        if at >= 5 && rest.get(at - 5..at) == Some(b"class") && rest.get(at + 1) == Some(&b'"') {
+            let value = rest.get(at + 2..).unwrap_or_default();
+            class = value.get(..memchr::memchr2(b'"', b'>', value).unwrap_or(value.len()));
+            break;
+        }
+    }
+    Some((rest.get(..name_end)?, class))
 }
 
 /// A hash of a tag's name and class ([`opening_tag`]), which orders the
