@@ -401,3 +401,21 @@ fn collapsed_panels_among_the_chosen_lines_are_read() {
         "{text}"
     );
 }
+
+/// `LANDING_REGIONS`, `LANDING_TEXT`: a landing page's article reading is
+/// a chain of many small sections with few paragraphs, cut off where a
+/// strip of linked cards or buttons costs more than the next section
+/// pays; the listing reading, with half again its text, is the whole
+/// pitch (F1 .08 and .60 before the rule).
+#[test]
+fn a_landing_page_is_read_whole() {
+    // Loom's home page: its hero and the sections above the use cases.
+    let text = wcxb_above("dev-2845", 0.5);
+    assert!(
+        text.contains("One video is worth a thousand words"),
+        "{text}"
+    );
+    // Webflow's CMS page: its hero and the features under it.
+    let text = wcxb_above("dev-0695", 0.85);
+    assert!(text.contains("Your content. Your canvas."), "{text}");
+}
