@@ -57,7 +57,12 @@
 //!   ([`INTRO_GRID_REACH`]); and a listing reading of several times the
 //!   article reading's text whose lines are mostly short and partly
 //!   linked (names, prices, labels: not the headlines beside a news
-//!   article) is taken ([`SHORT_LINES_SHARE`]);
+//!   article) is taken ([`SHORT_LINES_SHARE`]); an article reading that
+//!   pays most of its text back in markup and links gives way to a
+//!   listing reading worth several times more ([`PAID_SHARE`]); and a
+//!   landing page's article reading, a chain of many short sections with
+//!   few paragraphs, gives way to a listing reading with more of its text
+//!   ([`LANDING_REGIONS`]);
 //! - **product pages and threads give blocks twice** (once per screen size,
 //!   a post quoted whole in a reply): after the choice of lines, a run of
 //!   paragraphs that repeats one given earlier, apart from it, is left out
@@ -1476,7 +1481,7 @@ const PAID_LISTING_WORTH: f64 = 3.0;
 /// services to .8279 but drops wcxb_dev to .8312 and daniel_dev to .8392;
 /// a further test on the listing reading's added text (under 60 % anchor
 /// text) keeps the collections (+.0003 on wcxb_dev) but gives back a
-/// quarter of the services' gain (ACCURACY.md).
+/// sixth of the services' gain (ACCURACY.md §5).
 const LANDING_REGIONS: usize = 5;
 /// The share of the article reading's text the listing reading gives on
 /// a landing page ([`LANDING_REGIONS`]) for it to be taken. At 1.5
