@@ -419,3 +419,11 @@ fn a_landing_page_is_read_whole() {
     let text = wcxb_above("dev-0695", 0.85);
     assert!(text.contains("Your content. Your canvas."), "{text}");
 }
+
+/// `LANDING_ADDED_LINKS`: on a page whose article reading is a few
+/// sections, the listing reading is not taken when what it adds is mostly
+/// links: the menu above a short list (F1 .43 without the check).
+#[test]
+fn a_short_list_under_its_menu_is_no_landing_page() {
+    wcxb_above("dev-0648", 0.85);
+}
