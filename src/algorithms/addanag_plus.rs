@@ -367,14 +367,7 @@ pub(super) fn extract(
         && page_text as f64 > LANDING_TEXT * article_text
         && few
         && best_chain(parts, regions, listing_costs, article.trust)
-            .and_then(|chain| {
-                let span = (regions.get(chain.lo)?.first, regions.get(chain.hi)?.last);
-                Some(Reading {
-                    chain,
-                    trust: article.trust,
-                    lines: span,
-                })
-            })
+            .and_then(|chain| Reading::of(chain, article.trust, regions))
             .is_some_and(|quick| quick.text(lines, parts) > LANDING_TEXT * article_text);
     let listing = if short || furniture || paid || landing {
         if has_paragraph(lines, parts, &article) {
@@ -407,18 +400,25 @@ pub(super) fn extract(
     } else {
         article_text
     };
+    let listing_text = listing
+        .as_ref()
+        .map_or(0.0, |listing| listing.text(lines, listing_parts));
     let (reading, parts, introduced) = match listing {
         Some(listing)
             if (short || furniture)
-                && (article_worth < share * listing.text(lines, listing_parts)
+                && (article_worth < share * listing_text
                     || (furniture && furniture_read(&article, &listing))
                     || short_lines(lines, listing_parts, &listing, article_worth))
                 || (paid
                     && !has_grid
                     && listing.chain.value > PAID_LISTING_WORTH * article.chain.value)
                 || (landing
-                    && listing.text(lines, listing_parts) > LANDING_TEXT * article_text
-                    && adds_prose(lines, listing_parts, &listing, &article, parts)) =>
+                    && listing_text > LANDING_TEXT * article_text
+                    && adds_prose(
+                        lines,
+                        (&listing, listing_parts, listing_text),
+                        (&article, parts, article_text),
+                    )) =>
         {
             (listing, listing_parts, None)
         }
@@ -541,6 +541,12 @@ impl Reading {
             }
             _ => (chain, trust),
         };
+        Reading::of(chain, trust, regions)
+    }
+
+    /// The reading of `chain` under `trust`: its span, from its first
+    /// region's first line to its last region's last.
+    fn of(chain: Chain, trust: Trust, regions: &[Region]) -> Option<Reading> {
         let span = (regions.get(chain.lo)?.first, regions.get(chain.hi)?.last);
         Some(Reading {
             chain,
@@ -587,17 +593,15 @@ impl Reading {
 
 /// Whether the text a landing page's listing reading gives beyond its
 /// article reading is under [`LANDING_ADDED_LINKS`] anchor text: the
-/// sections of the pitch, not the menu of links above a short list.
+/// sections of the pitch, not the menu of links above a short list. Each
+/// reading comes with the parts it was read on and its text.
 fn adds_prose(
     lines: &[Line],
-    listing_parts: &[Parts],
-    listing: &Reading,
-    article: &Reading,
-    parts: &[Parts],
+    (listing, listing_parts, listing_text): (&Reading, &[Parts], f64),
+    (article, parts, article_text): (&Reading, &[Parts], f64),
 ) -> bool {
-    let added = listing.text(lines, listing_parts) - article.text(lines, parts);
     let added_anchors = listing.anchors(lines, listing_parts) - article.anchors(lines, parts);
-    added_anchors < LANDING_ADDED_LINKS * added
+    added_anchors < LANDING_ADDED_LINKS * (listing_text - article_text)
 }
 
 /// Furniture nested in weak furniture ([`nested_marks`]), set in the
@@ -685,8 +689,8 @@ const PANEL_LINKS: f64 = 0.2;
 const PANEL_COMPARED: usize = 64;
 
 /// Sets `panels` to the collapsed panels among the lines `first..=last`
-/// (ranges of their indices in that span): a run of hidden lines (weak marks nested in none stronger; lines
-/// without text go with them) of at least [`PANEL_TEXT`] characters on
+/// (ranges of their indices in that span): a run of hidden lines (weak
+/// marks nested in none stronger; lines without text go with them) of at least [`PANEL_TEXT`] characters on
 /// [`PANEL_LINES`] lines, under [`PANEL_LINKS`] of them anchor text, none
 /// of its first [`PANEL_COMPARED`] lines with text the same markup and
 /// text as an earlier one.
@@ -1485,9 +1489,9 @@ const PAID_LISTING_WORTH: f64 = 3.0;
 /// run on), and one of many regions has many paragraphs; at 4 regions
 /// news articles lose their text to the related links under them
 /// (readability_tests .9705 → .9688, `cnn`, `yahoo`), at 6 fewer service
-/// pages gain (.8174; wcxb_dev .8382, scrapinghub unchanged). To keep it cheap, the page is read again
-/// only when its text leaves room for that much more and a first chain
-/// at the listing's costs (the article reading's marks trusted, no grid
+/// pages gain (.8174; wcxb_dev .8382, scrapinghub unchanged). To keep it
+/// cheap, the page is read again only when its text leaves room for that
+/// much more and a first chain at the listing's costs (the article reading's marks trusted, no grid
 /// of cards looked for) gives it: 241 of wcxb_dev's 1,497 pages pay that
 /// one chain, about 40 the whole listing reading.
 ///
@@ -1904,7 +1908,7 @@ fn grid(html: &[u8], lines: &[Line], buffers: &mut Opens, heads: usize) -> Optio
         // foreseen).
         let size = (2 * heads).next_power_of_two().max(16);
         let bits = size.trailing_zeros();
-        let slot = |shape: u64| (shape.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
+        let slot = |shape: u64| fibonacci_slot(shape, bits);
         shapes.clear();
         shapes.resize(size, None);
         for shape in (0..heads).filter_map(|i| Some(quick_shape(tag(i)?))) {
@@ -2065,9 +2069,8 @@ fn group_by_hash(
     slots.resize(size, (0, 0, 0));
     slot_of.clear();
     for &(hash, _) in in_order {
-        // Fibonacci hashing of the hash's bits; the table is at most half
-        // full, so a free slot is always found.
-        let mut at = (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
+        // The table is at most half full, so a free slot is always found.
+        let mut at = fibonacci_slot(hash, bits);
         loop {
             let Some(slot) = slots.get_mut(at) else {
                 return;
@@ -2115,6 +2118,13 @@ fn group_by_hash(
             slot.2 += 1;
         }
     }
+}
+
+/// The home slot of `hash` in an open-addressing table of `2^bits` slots
+/// (`bits` ≥ 1): Fibonacci hashing, the top bits of its product with
+/// 2^64 / φ, so every bit of the hash reaches the slot.
+fn fibonacci_slot(hash: u64, bits: u32) -> usize {
+    (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
 }
 
 /// The tag name and `class` a line opens with; `None` for a line that
