@@ -99,7 +99,7 @@ pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, scratch: &mut Scratc
         }
         let start = line.as_ptr() as usize - text.as_ptr() as usize;
         let cleaned;
-        let (line, in_text) = if line.contains('[') {
+        let (line, in_text) = if memchr::memchr(b'[', line.as_bytes()).is_some() {
             cleaned = remove_citations(line);
             let same = cleaned.len() == line.len();
             (cleaned.as_str(), same)
@@ -149,7 +149,7 @@ pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, scratch: &mut Scratc
             s.javascript_lines += 1;
             continue;
         }
-        if line.contains('{') {
+        if memchr::memchr(b'{', line.as_bytes()).is_some() {
             s.page_rule.get_or_insert("curly_bracket");
             break;
         }

@@ -47,10 +47,9 @@ pub(crate) fn signals(
 ) -> FineWebSignals {
     let terminal = words::terminal();
     let (mut n, mut punct, mut short) = (0usize, 0usize, 0usize);
-    for line in text
-        .split('\n')
-        .filter(|line| !words::py_strip(line).is_empty())
-    {
+    // The non-blank lines of `text.split("\n")`: those between runs of
+    // line feeds (found by `memchr`).
+    for line in gopher::split_runs(text, 1).filter(|line| !words::py_strip(line).is_empty()) {
         n += 1;
         if line
             .chars()

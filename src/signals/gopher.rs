@@ -403,19 +403,19 @@ pub(crate) fn quality_failure(s: &QualitySignals) -> Option<&'static str> {
 
 /// The bit of `word` in the stop-word mask, if it is one.
 #[inline]
-pub(crate) fn stop_word_bit(word: &str) -> u8 {
+pub(crate) fn stop_word_bit(word: &[u8]) -> u8 {
     // A match on the literals (a length switch, then integer compares)
     // rather than 8 string compares; `stop_word_bits_follow_the_list`
     // checks it against quality::STOP_WORDS.
     match word {
-        "the" => 1,
-        "be" => 1 << 1,
-        "to" => 1 << 2,
-        "of" => 1 << 3,
-        "and" => 1 << 4,
-        "that" => 1 << 5,
-        "have" => 1 << 6,
-        "with" => 1 << 7,
+        b"the" => 1,
+        b"be" => 1 << 1,
+        b"to" => 1 << 2,
+        b"of" => 1 << 3,
+        b"and" => 1 << 4,
+        b"that" => 1 << 5,
+        b"have" => 1 << 6,
+        b"with" => 1 << 7,
         _ => 0,
     }
 }
@@ -842,10 +842,10 @@ mod tests {
     #[test]
     fn stop_word_bits_follow_the_list() {
         for (i, word) in quality::STOP_WORDS.iter().enumerate() {
-            assert_eq!(stop_word_bit(word), 1 << i, "{word}");
+            assert_eq!(stop_word_bit(word.as_bytes()), 1 << i, "{word}");
         }
         for word in ["The", "th", "thee", "", "an", "with "] {
-            assert_eq!(stop_word_bit(word), 0, "{word}");
+            assert_eq!(stop_word_bit(word.as_bytes()), 0, "{word}");
         }
     }
 

@@ -755,8 +755,8 @@ pub(crate) fn for_each_word<'a>(text: &'a str, emit: impl FnMut(&'a str)) {
     /// Every token to the closure, flags or not.
     struct Each<F>(F);
     impl<'a, F: FnMut(&'a str)> TokenSink<'a> for Each<F> {
-        fn plain(&mut self, word: &'a str, _: u8) {
-            (self.0)(word)
+        fn plain(&mut self, text: &'a str, start: usize, end: usize, _: u8) {
+            (self.0)(&text[start..end])
         }
         fn token(&mut self, word: &'a str) {
             (self.0)(word)
@@ -768,8 +768,10 @@ pub(crate) fn for_each_word<'a>(text: &'a str, emit: impl FnMut(&'a str)) {
 /// Where [`for_each_token`] puts the tokens of a text, in order.
 trait TokenSink<'a> {
     /// An ASCII token whose [`Token::flags`] the split knows: a word of
-    /// letters and digits only, or one mark.
-    fn plain(&mut self, word: &'a str, flags: u8);
+    /// letters and digits only, or one mark; `text[start..end]`, given by
+    /// its offsets (the split knows they are character boundaries: a sink
+    /// that needs no `&str` of it is spared the checks of slicing).
+    fn plain(&mut self, text: &'a str, start: usize, end: usize, flags: u8);
     /// Any other token.
     fn token(&mut self, word: &'a str);
 }
@@ -1169,7 +1171,9 @@ fn ascii_words<'a>(text: &'a str, start: usize, end: usize, sink: &mut impl Toke
             let from = i + at as usize;
             if marks >> at & 1 != 0 {
                 sink.plain(
-                    &text[from..from + 1],
+                    text,
+                    from,
+                    from + 1,
                     MARK_FLAGS[usize::from(bytes[from] & 0x7f)],
                 );
                 starts &= starts - 1;
@@ -1183,7 +1187,7 @@ fn ascii_words<'a>(text: &'a str, start: usize, end: usize, sink: &mut impl Toke
                 stop = at;
                 break;
             }
-            sink.plain(&text[from..from + run as usize], plain_word_flags(letters));
+            sink.plain(text, from, from + run as usize, plain_word_flags(letters));
             starts &= starts - 1;
         }
         i += stop as usize;
@@ -1212,7 +1216,7 @@ fn ascii_token<'a>(text: &'a str, bytes: &[u8], i: usize, sink: &mut impl TokenS
         Start::Word => {
             let (run, letters) = alnum_run(bytes, i);
             if run > 0 && plain_word_end(bytes, i, i + run, letters) {
-                sink.plain(&text[i..i + run], plain_word_flags(letters));
+                sink.plain(text, i, i + run, plain_word_flags(letters));
                 return i + run;
             }
             let word_end = ascii_glue(bytes, i, ascii_segment_end(bytes, i));
@@ -1517,8 +1521,9 @@ fn bmp_flags() -> &'static [u8] {
     })
 }
 
-/// Fills `out` with the tokens of `text`; calls `each` with every token's text.
-pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, each: impl FnMut(&str)) {
+/// Fills `out` with the tokens of `text`; calls `each` with every token's
+/// bytes.
+pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, each: impl FnMut(&[u8])) {
     out.clear();
     for_each_token(
         text,
@@ -1539,11 +1544,11 @@ struct Tokens<'o, F> {
     each: F,
 }
 
-impl<F: FnMut(&str)> Tokens<'_, F> {
+impl<F: FnMut(&[u8])> Tokens<'_, F> {
     #[inline(always)]
-    fn push(&mut self, word: &str, flags: u8, chars: u32) {
+    fn push(&mut self, start: usize, word: &[u8], flags: u8, chars: u32) {
         self.out.push(Token {
-            start: (word.as_ptr() as usize - self.base) as u32,
+            start: start as u32,
             len: word.len() as u32,
             chars,
             flags,
@@ -1552,15 +1557,17 @@ impl<F: FnMut(&str)> Tokens<'_, F> {
     }
 }
 
-impl<'a, F: FnMut(&str)> TokenSink<'a> for Tokens<'_, F> {
+impl<'a, F: FnMut(&[u8])> TokenSink<'a> for Tokens<'_, F> {
     #[inline(always)]
-    fn plain(&mut self, word: &'a str, flags: u8) {
-        self.push(word, flags, word.len() as u32);
+    fn plain(&mut self, text: &'a str, start: usize, end: usize, flags: u8) {
+        let word = text.as_bytes().get(start..end).unwrap_or_default();
+        self.push(start, word, flags, word.len() as u32);
     }
 
     fn token(&mut self, word: &'a str) {
         let (flags, chars) = word_flags(word);
-        self.push(word, flags, chars);
+        let start = word.as_ptr() as usize - self.base;
+        self.push(start, word.as_bytes(), flags, chars);
     }
 }
 
@@ -1634,7 +1641,9 @@ mod tests {
     fn assert_tokens_as_classes(text: &str) {
         let mut tokens = Vec::new();
         let mut seen = Vec::new();
-        tokenize(text, &mut tokens, |w| seen.push(w.to_owned()));
+        tokenize(text, &mut tokens, |w| {
+            seen.push(String::from_utf8_lossy(w).into_owned())
+        });
         assert_eq!(tokens.len(), seen.len());
         let mut hashes = Vec::new();
         token_hashes(text, &tokens, &mut hashes);
