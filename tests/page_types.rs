@@ -427,3 +427,18 @@ fn a_landing_page_is_read_whole() {
 fn a_short_list_under_its_menu_is_no_landing_page() {
     wcxb_above("dev-0648", 0.85);
 }
+
+/// `EDGE_REACH_ABOVE`, `EDGE_VALUE`: lines whose text pays for their
+/// markup only at addanag-plus's code cost lie outside AdDANAg's regions;
+/// next to the chain they were lost (F1 .00 and .90 before the rule).
+#[test]
+fn lines_just_outside_the_chain_join_it() {
+    // A shopper's favourite products, cards of heavy markup under her
+    // profile's header (the chain).
+    let text = wcxb_above("dev-4207", 0.9);
+    assert!(text.contains("Kidfresh Frozen Chicken Meatballs"), "{text}");
+    // Thomann's key features of a microphone, an `<li>` of 120 bytes of
+    // classes each, just above the chain.
+    let text = wcxb_above("dev-2985", 0.92);
+    assert!(text.contains("Gold-plated 1\" capsule"), "{text}");
+}
