@@ -58,6 +58,7 @@ fn kernel(c: &mut Criterion) {
         })
     });
     let mut lines = Vec::new();
+    let mut memo = dana::density::cleaning::CueMemo::default();
     group.bench_function("scan_reference", |b| {
         b.iter(|| {
             pages
@@ -68,6 +69,7 @@ fn kernel(c: &mut Criterion) {
                         Rules::papers(LinkRule::Normalise),
                         &ReferenceCounter,
                         &mut lines,
+                        &mut memo,
                     );
                     black_box(lines.len())
                 })

@@ -85,6 +85,8 @@ fn padded16(bytes: &[u8], pad: u8) -> [u8; 16] {
 #[derive(Debug, Default)]
 pub struct Scratch {
     pub lines: Vec<Line>,
+    /// The furniture cues of the page's container tags ([`cleaning::CueMemo`]).
+    cues: cleaning::CueMemo,
     d: Vec<i64>,
     diff: Vec<i64>,
     pub regions: Vec<Region>,
@@ -112,6 +114,7 @@ impl Scratch {
             html: &'a [u8],
             rules: Rules,
             lines: &'a mut Vec<Line>,
+            cues: &'a mut cleaning::CueMemo,
         }
         impl kernel::Task for Scan<'_> {
             type Output = ScanSummary;
@@ -122,6 +125,7 @@ impl Scratch {
                     self.rules,
                     &kernel::BlockCounter(isa),
                     self.lines,
+                    self.cues,
                 )
             }
         }
@@ -129,6 +133,7 @@ impl Scratch {
             html,
             rules,
             lines: &mut self.lines,
+            cues: &mut self.cues,
         })
     }
 

@@ -96,7 +96,7 @@ fn walk<I: Isa>(html: &[u8], at: usize, mut found: impl FnMut(usize, usize, Cue)
             continue;
         };
         let opening = lt == at;
-        outer.on_tag(html, lt, &tag);
+        outer.on_tag(html, lt, &tag, None);
         if outer.furniture() != Some(Cue::Weak) {
             // The element ended (or never opened): so does what is inside it.
             let end = end_at(&tag, lt);
@@ -124,7 +124,7 @@ fn follow(
     let mut rest = levels;
     while let Some(((tracker, start), deeper)) = rest.split_first_mut() {
         let (before, opened) = (tracker.furniture(), tracker.opened());
-        tracker.on_tag(html, lt, tag);
+        tracker.on_tag(html, lt, tag, None);
         let (after, reopened) = (tracker.furniture(), tracker.opened() != opened);
         if let Some(cue) = before.filter(|_| after.is_none() || reopened) {
             let end = end_at(tag, lt);
@@ -175,7 +175,13 @@ mod tests {
             links: LinkRule::Keep,
             cleaning: Cleaning::Furniture,
         };
-        crate::density::scan::scan(html.as_bytes(), rules, &BlockCounter(Baseline), &mut lines);
+        crate::density::scan::scan(
+            html.as_bytes(),
+            rules,
+            &BlockCounter(Baseline),
+            &mut lines,
+            &mut Default::default(),
+        );
         let mut cues = vec![None; lines.len()];
         nested_marks(html.as_bytes(), &lines, 0..=lines.len(), |i, cue| {
             if let Some(c) = cues.get_mut(i) {

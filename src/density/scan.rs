@@ -17,7 +17,7 @@
 //! Markup counts its bytes. The hyperlink rules of the Filters paper are
 //! counting rules here, the page bytes are never rewritten.
 
-use super::cleaning::{Cleaning, Cue, Tracker};
+use super::cleaning::{Cleaning, Cue, CueMemo, Tracker};
 use super::kernel::TextCounter;
 use super::tags::{self, Markup, TagClass};
 use memchr::memchr_iter;
@@ -108,6 +108,7 @@ pub fn scan<C: TextCounter>(
     rules: Rules,
     counter: &C,
     lines: &mut Vec<Line>,
+    memo: &mut CueMemo,
 ) -> ScanSummary {
     let html = html.get(..html.len().min(MAX_PAGE)).unwrap_or_default();
     let mut lines = LineBuilder {
@@ -118,6 +119,7 @@ pub fn scan<C: TextCounter>(
         in_article: false,
     };
     let mut furniture = Tracker::default();
+    memo.start_page();
     let furnishing = rules.cleaning == Cleaning::Furniture;
     lines.lines.clear();
     let mut summary = ScanSummary::default();
@@ -151,7 +153,7 @@ pub fn scan<C: TextCounter>(
         let mut leaves_furniture = false;
         if furnishing {
             let outside = furniture.furniture().is_none();
-            furniture.on_tag(html, pos, &tag);
+            furniture.on_tag(html, pos, &tag, Some(&mut *memo));
             match (outside, furniture.furniture()) {
                 (true, Some(cue)) => lines.set_furniture(Some(cue), pos, is_inline(&tag)),
                 (false, None) => leaves_furniture = true,
@@ -423,6 +425,7 @@ mod tests {
             Rules::papers(rule),
             &BlockCounter(Baseline),
             &mut out,
+            &mut CueMemo::default(),
         );
         out
     }
@@ -503,7 +506,13 @@ mod tests {
             links: LinkRule::Keep,
             cleaning: Cleaning::Furniture,
         };
-        scan(html.as_bytes(), rules, &BlockCounter(Baseline), &mut out);
+        scan(
+            html.as_bytes(),
+            rules,
+            &BlockCounter(Baseline),
+            &mut out,
+            &mut CueMemo::default(),
+        );
         let marks: Vec<(u32, Option<Cue>)> = out.iter().map(|l| (l.content, l.furniture)).collect();
         let (nav, share) = (Some(Cue::Strong), Some(Cue::Weak));
         assert_eq!(
@@ -543,7 +552,13 @@ mod tests {
             links: LinkRule::Keep,
             cleaning: Cleaning::Furniture,
         };
-        scan(html.as_bytes(), rules, &BlockCounter(Baseline), &mut out);
+        scan(
+            html.as_bytes(),
+            rules,
+            &BlockCounter(Baseline),
+            &mut out,
+            &mut CueMemo::default(),
+        );
         out.iter()
             .filter(|l| l.content > 0)
             .map(|l| l.furniture == Some(Cue::Weak))
@@ -560,10 +575,10 @@ mod tests {
         fn fast_scan_equals_reference(html in "(<p>|</p>|<a href=x>|</a>|<br>|&amp;|&nbsp;|<script>|</script>|<!--|-->|<|>|&|[a-z ]{0,6}|\u{4e2d}|\u{0627}){0,80}") {
             for rule in [LinkRule::Keep, LinkRule::DropLinks, LinkRule::DropAttributes, LinkRule::Normalise] {
                 let mut reference = Vec::new();
-                let b = scan(html.as_bytes(), Rules::papers(rule), &ReferenceCounter, &mut reference);
+                let b = scan(html.as_bytes(), Rules::papers(rule), &ReferenceCounter, &mut reference, &mut CueMemo::default());
                 for_each_isa!(|isa| {
                     let mut fast = Vec::new();
-                    let a = scan(html.as_bytes(), Rules::papers(rule), &BlockCounter(isa), &mut fast);
+                    let a = scan(html.as_bytes(), Rules::papers(rule), &BlockCounter(isa), &mut fast, &mut CueMemo::default());
                     prop_assert_eq!(a, b);
                     prop_assert_eq!(&fast, &reference);
                 });
@@ -573,10 +588,10 @@ mod tests {
         #[test]
         fn arbitrary_bytes_scan_the_same(html in proptest::collection::vec(any::<u8>(), 0..300)) {
             let mut reference = Vec::new();
-            scan(&html, Rules::papers(LinkRule::Normalise), &ReferenceCounter, &mut reference);
+            scan(&html, Rules::papers(LinkRule::Normalise), &ReferenceCounter, &mut reference, &mut CueMemo::default());
             for_each_isa!(|isa| {
                 let mut fast = Vec::new();
-                scan(&html, Rules::papers(LinkRule::Normalise), &BlockCounter(isa), &mut fast);
+                scan(&html, Rules::papers(LinkRule::Normalise), &BlockCounter(isa), &mut fast, &mut CueMemo::default());
                 prop_assert_eq!(&fast, &reference);
             });
         }
