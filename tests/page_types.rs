@@ -427,3 +427,20 @@ fn a_landing_page_is_read_whole() {
 fn a_short_list_under_its_menu_is_no_landing_page() {
     wcxb_above("dev-0648", 0.85);
 }
+
+/// `THREAD_PARAGRAPHS`: a Stack Exchange thread, each post in the same
+/// block and hundreds of bytes of votes, author cards and comments between
+/// two posts; the article reading kept the longest answer (F1 .26 before
+/// the rule), and the thread's grid of posts read as a listing gives the
+/// question and every answer.
+#[test]
+fn a_thread_of_alike_posts_is_read_whole() {
+    // Server Fault's "Why is RAID not a backup?".
+    let text = wcxb_above("dev-0566", 0.8);
+    // The question and the first answer, not only the longest one.
+    assert!(text.contains("invariably someone declares"), "{text}");
+    assert!(
+        text.contains("Human error (deleting files by mistake)"),
+        "{text}"
+    );
+}
