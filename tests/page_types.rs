@@ -442,3 +442,20 @@ fn lines_just_outside_the_chain_join_it() {
     let text = wcxb_above("dev-2985", 0.92);
     assert!(text.contains("Gold-plated 1\" capsule"), "{text}");
 }
+
+/// `THREAD_PARAGRAPHS`: a Stack Exchange thread, each post in the same
+/// block and hundreds of bytes of votes, author cards and comments between
+/// two posts; the article reading kept the longest answer (F1 .26 before
+/// the rule), and the thread's grid of posts read as a listing gives the
+/// question and every answer.
+#[test]
+fn a_thread_of_alike_posts_is_read_whole() {
+    // Server Fault's "Why is RAID not a backup?".
+    let text = wcxb_above("dev-0566", 0.8);
+    // The question and the first answer, not only the longest one.
+    assert!(text.contains("invariably someone declares"), "{text}");
+    assert!(
+        text.contains("Human error (deleting files by mistake)"),
+        "{text}"
+    );
+}
