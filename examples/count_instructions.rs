@@ -1,0 +1,100 @@
+//! A target for counting instructions with callgrind, which machine load
+//! does not change (the clock does, ±1–3 % on a shared machine): the
+//! extraction of every page of a dataset directory with the default
+//! algorithm, or the cleaning pass of `--signals --filter gopher,c4,fineweb`
+//! over the extracted texts of the shared datasets (twice). Only the calls
+//! named below are counted (`--toggle-collect`): reading and gunzipping the
+//! pages are not.
+//!
+//! ```sh
+//! cargo build --release --example count_instructions
+//! valgrind --tool=callgrind --toggle-collect='count_instructions::extract_page' \
+//!     target/release/examples/count_instructions extract ../shared/datasets/wcxb_dev
+//! valgrind --tool=callgrind --toggle-collect='count_instructions::analyse_text' \
+//!     target/release/examples/count_instructions signals
+//! ```
+//!
+//! callgrind prints the instructions counted ("Collected"); PERF.md and
+//! ACCURACY.md quote them before and after a change.
+
+use dana::signals::{Analyser, Config, RuleSet};
+use dana::{Algorithm, Extractor};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+fn main() -> anyhow::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let mode = args.next().unwrap_or_default();
+    let mut extractor = Extractor::new(Algorithm::DEFAULT);
+    match mode.as_str() {
+        "extract" => {
+            let dir =
+                PathBuf::from(args.next().ok_or_else(|| {
+                    anyhow::anyhow!("usage: count_instructions extract DATASET_DIR")
+                })?);
+            let mut chars = 0;
+            let pages = pages(&dir)?;
+            for page in &pages {
+                chars += extract_page(&mut extractor, page);
+            }
+            eprintln!("{} pages, {chars} bytes of text", pages.len());
+        }
+        "signals" => {
+            let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets"));
+            let mut texts = Vec::new();
+            for dataset in ["scrapinghub", "wcxb_dev", "daniel_dev", "readability_tests"] {
+                for page in pages(&root.join(dataset))? {
+                    texts.push(extractor.extract(&page, None).text.to_owned());
+                }
+            }
+            let sets = [RuleSet::Gopher, RuleSet::C4, RuleSet::FineWeb];
+            let mut analyser = Analyser::new(Config {
+                signals: true,
+                minhash: false,
+            });
+            let mut kept = 0;
+            for _ in 0..2 {
+                for text in &texts {
+                    kept += usize::from(analyse_text(&mut analyser, text, &sets));
+                }
+            }
+            eprintln!("{} texts twice, {kept} kept", texts.len());
+        }
+        _ => anyhow::bail!("usage: count_instructions extract DATASET_DIR | signals"),
+    }
+    Ok(())
+}
+
+/// The pages of a dataset directory (`html/`, gzipped or not), in order.
+fn pages(dir: &Path) -> anyhow::Result<Vec<Vec<u8>>> {
+    let html = dir.join("html");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&html)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", html.display()))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    files.sort();
+    let mut pages = Vec::with_capacity(files.len());
+    for file in files {
+        let bytes = std::fs::read(&file)?;
+        let mut raw = Vec::new();
+        if bytes.starts_with(&[0x1f, 0x8b]) {
+            flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut raw)?;
+        } else {
+            raw = bytes;
+        }
+        pages.push(raw);
+    }
+    Ok(pages)
+}
+
+/// One page through the extractor: the call callgrind counts.
+#[inline(never)]
+fn extract_page(extractor: &mut Extractor, page: &[u8]) -> usize {
+    extractor.extract(page, None).text.len()
+}
+
+/// One text through the cleaning pass: the call callgrind counts.
+#[inline(never)]
+fn analyse_text(analyser: &mut Analyser, text: &str, sets: &[RuleSet]) -> bool {
+    analyser.analyse_or_drop(text, sets).is_ok()
+}
