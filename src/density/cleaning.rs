@@ -311,12 +311,12 @@ fn nest(depth: u32, closing: bool) -> u32 {
 /// The cues of a page's container tags, by their bytes: a page repeats its
 /// container tags (a listing's 40 `<div class="product-card …">`, a
 /// thread's posts), and reading a tag's attributes and class names
-/// ([`furniture_cue`]) costs about 1,300 instructions, the largest part of
+/// (`furniture_cue`) costs about 1,300 instructions, the largest part of
 /// the furniture marks. A direct-mapped table of 512 slots keyed by the
 /// tag's xxh3 hash; a hit is checked byte for byte against the earlier tag
 /// in the same page (a tag's cue depends on its bytes alone), so the memo
 /// never changes a cue. On wcxb_dev 41 % of the container tags are
-/// distinct; tags shorter than [`MEMO_MIN_TAG`] are read at once.
+/// distinct; tags shorter than `MEMO_MIN_TAG` (24 bytes) are read at once.
 #[derive(Debug, Default)]
 pub struct CueMemo {
     slots: Vec<MemoSlot>,
