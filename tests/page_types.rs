@@ -459,3 +459,16 @@ fn a_thread_of_alike_posts_is_read_whole() {
         "{text}"
     );
 }
+
+/// `card_grid` prefers a run of priced cards: on REI's hiking boots the
+/// filter lists held more text than the product grid, whose cards are
+/// linked names, a price and a rating (F1 .52 before the rule: the
+/// buying guide under the grid).
+#[test]
+fn a_grid_of_priced_cards_is_preferred() {
+    let text = wcxb_above("dev-2951", 0.6);
+    assert!(
+        text.contains("Moab 3 Mid Waterproof Hiking Boots"),
+        "{text}"
+    );
+}
