@@ -17,9 +17,9 @@
 //! callgrind prints the instructions counted ("Collected"); PERF.md and
 //! ACCURACY.md quote them before and after a change.
 
+use dana::eval::Dataset;
 use dana::signals::{Analyser, Config, RuleSet};
 use dana::{Algorithm, Extractor};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 fn main() -> anyhow::Result<()> {
@@ -65,23 +65,14 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The pages of a dataset directory (`html/`, gzipped or not), in order.
+/// The raw pages of a dataset directory, in the order of their ids
+/// (`dana eval`'s reader).
 fn pages(dir: &Path) -> anyhow::Result<Vec<Vec<u8>>> {
-    let html = dir.join("html");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&html)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", html.display()))?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()?;
-    files.sort();
-    let mut pages = Vec::with_capacity(files.len());
-    for file in files {
-        let bytes = std::fs::read(&file)?;
+    let dataset = Dataset::open(dir)?;
+    let mut pages = Vec::with_capacity(dataset.pages.len());
+    for page in &dataset.pages {
         let mut raw = Vec::new();
-        if bytes.starts_with(&[0x1f, 0x8b]) {
-            flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut raw)?;
-        } else {
-            raw = bytes;
-        }
+        page.read_html(&mut raw)?;
         pages.push(raw);
     }
     Ok(pages)
