@@ -497,10 +497,8 @@ mod tests {
         assert_eq!(got, vec![(14, 4 + 17), (8, 3 + 4), (0, 4)]);
     }
 
-    #[test]
-    fn furniture_lies_on_lines_of_its_own() {
-        let html =
-            "<p>Text <b>x</b><nav>Menu <div>a</div></nav> more</p><div class='share-box'>s</div>";
+    /// The lines of `html` with the furniture marks, links kept.
+    fn furnished_lines(html: &str) -> Vec<Line> {
         let mut out = Vec::new();
         let rules = Rules {
             links: LinkRule::Keep,
@@ -513,6 +511,14 @@ mod tests {
             &mut out,
             &mut CueMemo::default(),
         );
+        out
+    }
+
+    #[test]
+    fn furniture_lies_on_lines_of_its_own() {
+        let html =
+            "<p>Text <b>x</b><nav>Menu <div>a</div></nav> more</p><div class='share-box'>s</div>";
+        let out = furnished_lines(html);
         let marks: Vec<(u32, Option<Cue>)> = out.iter().map(|l| (l.content, l.furniture)).collect();
         let (nav, share) = (Some(Cue::Strong), Some(Cue::Weak));
         assert_eq!(
@@ -547,18 +553,7 @@ mod tests {
     }
 
     fn weak_marks(html: &str) -> Vec<bool> {
-        let mut out = Vec::new();
-        let rules = Rules {
-            links: LinkRule::Keep,
-            cleaning: Cleaning::Furniture,
-        };
-        scan(
-            html.as_bytes(),
-            rules,
-            &BlockCounter(Baseline),
-            &mut out,
-            &mut CueMemo::default(),
-        );
+        let out = furnished_lines(html);
         out.iter()
             .filter(|l| l.content > 0)
             .map(|l| l.furniture == Some(Cue::Weak))
