@@ -665,6 +665,9 @@ pub(crate) const TERMINAL: u8 = 4;
 pub(crate) const PUNCT: u8 = 8;
 /// In [`ASCII_FLAGS`] only: the character is not punctuation.
 const NOT_PUNCT: u8 = 16;
+/// In [`bmp_flags`] only: the character is alphanumeric
+/// (`char::is_alphanumeric`, which [`is_alphanumeric`] reads from there).
+const ALNUM: u8 = 32;
 
 /// [`NON_SYMBOL`] and [`ALPHA`] of each ASCII character: what
 /// `punctuation()` and `is_alpha` say of it (`ascii_flags_agree_with_classes`).
@@ -1510,35 +1513,29 @@ fn char_flags(c: char) -> u8 {
     flags
 }
 
-/// `char::is_alphanumeric`, from a bitmap of the Basic Multilingual Plane
-/// (`simple_words` asks it of every ideograph: std's search in its
+/// `char::is_alphanumeric`, from [`bmp_flags`] in the Basic Multilingual
+/// Plane (`simple_words` asks it of every ideograph: std's search in its
 /// tables was a tenth of the split of a Chinese text).
 #[inline]
 fn is_alphanumeric(c: char) -> bool {
-    static BITS: OnceLock<Vec<u64>> = OnceLock::new();
-    let bits = BITS.get_or_init(|| {
-        let mut bits = vec![0u64; 0x1_0000 / 64];
-        for code in 0..0x1_0000u32 {
-            if char::from_u32(code).is_some_and(char::is_alphanumeric) {
-                bits[code as usize / 64] |= 1 << (code % 64);
-            }
-        }
-        bits
-    });
-    let code = c as usize;
-    match bits.get(code / 64) {
-        Some(word) => word >> (code % 64) & 1 != 0,
+    match bmp_flags().get(c as usize) {
+        Some(&flags) => flags & ALNUM != 0,
         None => c.is_alphanumeric(),
     }
 }
 
-/// [`char_flags`] of every character of the Basic Multilingual Plane, so
-/// that a token's characters are not each looked up in four range tables.
+/// [`char_flags`] of every character of the Basic Multilingual Plane, and
+/// [`ALNUM`], so that a token's characters are not each looked up in four
+/// range tables.
 fn bmp_flags() -> &'static [u8] {
     static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
     TABLE.get_or_init(|| {
         (0..0x1_0000u32)
-            .map(|code| char::from_u32(code).map_or(0, char_flags))
+            .map(|code| {
+                char::from_u32(code).map_or(0, |c| {
+                    char_flags(c) | if c.is_alphanumeric() { ALNUM } else { 0 }
+                })
+            })
             .collect()
     })
 }
@@ -1614,7 +1611,7 @@ fn word_flags(word: &str) -> (u8, u32) {
     if chars > 1 {
         flags &= !TERMINAL;
     }
-    (flags & !NOT_PUNCT, chars)
+    (flags & !(NOT_PUNCT | ALNUM), chars)
 }
 
 #[cfg(test)]
@@ -1966,7 +1963,7 @@ mod tests {
     }
 
     #[test]
-    fn alphanumeric_bitmap_is_std_s() {
+    fn alphanumeric_flag_is_std_s() {
         for code in (0..0x1_0000u32).chain([0x1_0000, 0x2_0000, 0x1_F600, 0x10_FFFF]) {
             if let Some(c) = char::from_u32(code) {
                 assert_eq!(is_alphanumeric(c), c.is_alphanumeric(), "U+{code:04X}");
