@@ -217,7 +217,7 @@ const DATA_KEY_SPAN: usize = 100;
 /// [`EDGE_REACH_BELOW`] below it), never into another region nor past
 /// trusted furniture, to the line where the value of the lines walked
 /// over ([`value`], under the reading's costs and trust) is largest, when
-/// that value is at least [`EDGE_VALUE`]. On wcxb_dev .8396 → .8411 (even
+/// that value is over [`EDGE_VALUE`]. On wcxb_dev .8396 → .8411 (even
 /// half .8396 → .8401, odd .8395 → .8421), readability_tests .9739 →
 /// .9759, daniel_dev .8872 → .8873, scrapinghub unchanged (ACCURACY.md).
 /// 30, 60 and 100 lines give the same wcxb_dev score; 10 less.
