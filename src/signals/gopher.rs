@@ -420,12 +420,17 @@ pub(crate) fn stop_word_bit(word: &[u8]) -> u8 {
     }
 }
 
-/// The repetition signals of `text`, whose `tokens` are given.
+/// The repetition signals of `text`, whose `tokens` are given. With
+/// `stop_at_failure`, the values after the first one that breaks its rule
+/// (in [`repetition_failure`]'s order) are left at 0: a `--filter` run
+/// drops the text at that rule and needs no other value, and the n-grams,
+/// most of the work, are not counted for a text whose lines already fail.
 pub(crate) fn repetition_signals(
     text: &str,
     tokens: &[Token],
     lines: &LineDuplicates,
     scratch: &mut Scratch,
+    stop_at_failure: bool,
 ) -> RepetitionSignals {
     let total = words::char_len(text);
     let mut out = RepetitionSignals::default();
@@ -444,6 +449,9 @@ pub(crate) fn repetition_signals(
     out.dup_para_char_frac = ratio(dup_para_chars, total);
     out.dup_line_frac = ratio(lines.repeated, lines.lines);
     out.dup_line_char_frac = ratio(lines.repeated_chars, total);
+    if stop_at_failure && repetition_failure(text, &out).is_some() {
+        return out;
+    }
 
     // The n-grams for n = 2 to 10, one n after the other, each pass
     // looking only at the candidates: the positions whose n-gram may occur
@@ -530,6 +538,9 @@ pub(crate) fn repetition_signals(
         {
             let chars = chars_of(best.1 as usize, n) + (n - 1);
             out.top_n_gram_char_frac[slot] = ratio(chars * best.0 as usize, total);
+            if stop_at_failure && out.top_n_gram_char_frac[slot] > repetition::TOP_N_GRAMS[slot].1 {
+                return out;
+            }
         }
         if let Some(slot) = repetition::DUP_N_GRAMS
             .iter()
@@ -558,6 +569,9 @@ pub(crate) fn repetition_signals(
                 }
             }
             out.dup_n_gram_char_frac[slot] = ratio(repeated, total);
+            if stop_at_failure && out.dup_n_gram_char_frac[slot] > repetition::DUP_N_GRAMS[slot].1 {
+                return out;
+            }
         }
     }
     out
@@ -784,7 +798,7 @@ mod tests {
     fn assert_n_grams_as_reference(text: &str, scratch: &mut Scratch) {
         let t = tokens(text);
         let lines = line_duplicates(text, &mut HashTable::default());
-        let s = repetition_signals(text, &t, &lines, scratch);
+        let s = repetition_signals(text, &t, &lines, scratch, false);
         let (top, dup) = n_gram_reference(text, &t);
         assert_eq!(s.top_n_gram_char_frac, top, "{text:?}");
         assert_eq!(s.dup_n_gram_char_frac, dup, "{text:?}");
@@ -808,6 +822,34 @@ mod tests {
             assert_n_grams_as_reference(text, &mut scratch);
         }
         assert!(texts.len() > 500, "{}", texts.len());
+    }
+
+    /// Stopping at the first failure names the same rule as the whole
+    /// signals, with the same values up to it: on the gold texts of
+    /// daniel_dev and wcxb_dev, some of which fail on their lines and some
+    /// on their n-grams.
+    #[test]
+    fn stopping_at_the_first_failure_names_the_same_rule() {
+        let (mut whole_scratch, mut stop_scratch) = (Scratch::default(), Scratch::default());
+        let mut failed = std::collections::BTreeMap::new();
+        for text in &crate::signals::gold_texts(&["daniel_dev", "wcxb_dev"]) {
+            let t = tokens(text);
+            let lines = line_duplicates(text, &mut HashTable::default());
+            let whole = repetition_signals(text, &t, &lines, &mut whole_scratch, false);
+            let stopped = repetition_signals(text, &t, &lines, &mut stop_scratch, true);
+            let failure = repetition_failure(text, &whole);
+            assert_eq!(repetition_failure(text, &stopped), failure, "{text:.80?}");
+            match failure {
+                None => assert_eq!(format!("{stopped:?}"), format!("{whole:?}")),
+                Some(rule) => {
+                    let line_rule = rule.starts_with("dup_");
+                    *failed.entry(line_rule).or_insert(0) += 1;
+                    assert_eq!(stopped.dup_line_char_frac, whole.dup_line_char_frac);
+                }
+            }
+        }
+        // Both early exits are taken: after the lines and after an n-gram.
+        assert!(failed.len() == 2, "{failed:?}");
     }
 
     /// One pass over the lines gives Gopher's repeated lines and FineWeb's
@@ -884,7 +926,7 @@ mod tests {
         let text = "one two three four five six seven eight nine ten eleven twelve";
         let t = tokens(text);
         let lines = line_duplicates(text, &mut HashTable::default());
-        let s = repetition_signals(text, &t, &lines, &mut Scratch::default());
+        let s = repetition_signals(text, &t, &lines, &mut Scratch::default(), false);
         let total = words::char_len(text) as f64;
         assert_eq!(
             s.top_n_gram_char_frac[1],
@@ -899,7 +941,7 @@ mod tests {
         let text = "a b c d e f x a b c d e f y";
         let t = tokens(text);
         let lines = line_duplicates(text, &mut HashTable::default());
-        let s = repetition_signals(text, &t, &lines, &mut Scratch::default());
+        let s = repetition_signals(text, &t, &lines, &mut Scratch::default(), false);
         let total = words::char_len(text) as f64;
         assert_eq!(s.dup_n_gram_char_frac[0], 5.0 / total);
         assert_eq!(s.dup_n_gram_char_frac[1], 6.0 / total);

@@ -205,7 +205,10 @@ impl Analyser {
         text: &str,
         sets: &[RuleSet],
     ) -> Result<Analysis, (&'static str, &'static str)> {
-        let mut parts = Parts::default();
+        let mut parts = Parts {
+            dropping: true,
+            ..Parts::default()
+        };
         for &set in sets {
             let failure = match set {
                 RuleSet::Gopher => self
@@ -233,6 +236,9 @@ impl Analyser {
 
     /// The analysis, with the rule sets `parts` holds already.
     fn finish(&mut self, text: &str, mut parts: Parts) -> Analysis {
+        // The text is kept: every value of the rule sets still to compute
+        // is output, failing or not.
+        parts.dropping = false;
         let language = if self.lang {
             lang::identify(text)
         } else {
@@ -321,8 +327,13 @@ impl Analyser {
         if parts.repetition.is_none() {
             self.tokens(text, parts);
             let lines = self.line_duplicates(text, parts);
-            let signals =
-                gopher::repetition_signals(text, &self.tokens, &lines, &mut self.repetition);
+            let signals = gopher::repetition_signals(
+                text,
+                &self.tokens,
+                &lines,
+                &mut self.repetition,
+                parts.dropping,
+            );
             let failure = gopher::repetition_failure(text, &signals);
             parts.repetition = Some((signals, failure));
         }
@@ -357,6 +368,9 @@ impl Analyser {
 /// The rule sets computed so far for one text, each with its first failure.
 #[derive(Default)]
 struct Parts {
+    /// A failing text is dropped (`--filter`): a rule set's values after
+    /// its first failure are not needed.
+    dropping: bool,
     /// Set once the text is tokenized: its stop-word mask.
     stop_words: Option<u8>,
     /// Set once the text's lines are counted (Gopher repetition, FineWeb).
