@@ -70,6 +70,18 @@ impl CharClass {
         }
     }
 
+    /// Calls `f` with every code point of the class below `limit`, range
+    /// by range: the tables of the Basic Multilingual Plane are built from
+    /// the ranges, not by a search per character (a search per character
+    /// for each table cost ~9 ms at every start).
+    pub(crate) fn each_below(&self, limit: u32, mut f: impl FnMut(usize)) {
+        for &(start, end) in &self.ranges {
+            for code in start..=end.min(limit.saturating_sub(1)) {
+                f(code as usize);
+            }
+        }
+    }
+
     #[inline]
     pub(crate) fn contains(&self, c: char) -> bool {
         let c = c as u32;
@@ -125,36 +137,48 @@ pub(crate) fn punctuation() -> &'static CharClass {
     })
 }
 
+/// General category L: Python's `str.isalpha` for one character.
+fn alpha() -> &'static CharClass {
+    static CLASS: OnceLock<CharClass> = OnceLock::new();
+    CLASS.get_or_init(|| CharClass::from_pattern(r"\p{L}"))
+}
+
 /// Python's `str.isalpha` for one character: general category L.
 pub(crate) fn is_alpha(c: char) -> bool {
+    alpha().contains(c)
+}
+
+/// General category P.
+fn punct() -> &'static CharClass {
     static CLASS: OnceLock<CharClass> = OnceLock::new();
-    CLASS
-        .get_or_init(|| CharClass::from_pattern(r"\p{L}"))
-        .contains(c)
+    CLASS.get_or_init(|| CharClass::from_pattern(r"\p{P}"))
 }
 
 /// General category P (spaCy's `is_punct` holds for a token made only of these).
 pub(crate) fn is_punct(c: char) -> bool {
+    punct().contains(c)
+}
+
+/// General category Nd (decimal digits of any script).
+pub(crate) fn decimal() -> &'static CharClass {
     static CLASS: OnceLock<CharClass> = OnceLock::new();
-    CLASS
-        .get_or_init(|| CharClass::from_pattern(r"\p{P}"))
-        .contains(c)
+    CLASS.get_or_init(|| CharClass::from_pattern(r"\p{Nd}"))
 }
 
 /// General category Nd (decimal digits of any script).
 pub(crate) fn is_decimal(c: char) -> bool {
+    decimal().contains(c)
+}
+
+/// General category Mn (non-spacing marks: what `simplify_text` strips after NFD).
+pub(crate) fn nonspacing_mark() -> &'static CharClass {
     static CLASS: OnceLock<CharClass> = OnceLock::new();
-    CLASS
-        .get_or_init(|| CharClass::from_pattern(r"\p{Nd}"))
-        .contains(c)
+    CLASS.get_or_init(|| CharClass::from_pattern(r"\p{Mn}"))
 }
 
 /// General category Mn (non-spacing marks: what `simplify_text` strips after NFD).
 pub(crate) fn is_nonspacing_mark(c: char) -> bool {
-    static CLASS: OnceLock<CharClass> = OnceLock::new();
-    CLASS
-        .get_or_init(|| CharClass::from_pattern(r"\p{Mn}"))
-        .contains(c)
+    nonspacing_mark().contains(c)
 }
 
 /// Python's `str.isspace`: Unicode White_Space plus the separators U+001C–U+001F.
@@ -837,45 +861,85 @@ const NEWER_CLASSES: [std::ops::RangeInclusive<u32>; 6] = [
     0xA7CE..=0xA7F1,
 ];
 
+/// The characters [`simple_words`] leaves to [`Words`]: those whose
+/// Word_Break rules look further than a neighbour, and the scripts
+/// segmented by dictionary.
+const COMPLEX_CLASSES: &str = r"[\p{WB=Extend}\p{WB=Format}\p{WB=ZWJ}\p{WB=Hebrew_Letter}\p{WB=Katakana}\p{WB=Regional_Indicator}\p{WB=Double_Quote}\p{WB=Single_Quote}\p{WB=CR}\p{WB=LF}\p{Extended_Pictographic}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}\p{Tai_Tham}\p{Tai_Viet}\p{Tai_Le}\p{New_Tai_Lue}]";
+
+/// The Word_Break classes [`simple_words`] tells apart, in the order
+/// [`simple_classes`] looks them up.
+const WORD_BREAK_CLASSES: [(&str, Wb); 6] = [
+    (r"\p{WB=ALetter}", Wb::ALetter),
+    (r"\p{WB=Numeric}", Wb::Numeric),
+    (r"\p{WB=MidLetter}", Wb::MidLetter),
+    (r"\p{WB=MidNum}", Wb::MidNum),
+    (r"\p{WB=MidNumLet}", Wb::MidNumLet),
+    (r"\p{WB=ExtendNumLet}", Wb::ExtendNumLet),
+];
+
 /// [`Simple`] of every character of the Basic Multilingual Plane, from the
 /// Word_Break property tables of `regex-syntax`.
 fn simple_classes() -> &'static [Simple] {
     static TABLE: OnceLock<Vec<Simple>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let class = |p: &str| CharClass::from_pattern(p);
-        let complex = class(
-            r"[\p{WB=Extend}\p{WB=Format}\p{WB=ZWJ}\p{WB=Hebrew_Letter}\p{WB=Katakana}\p{WB=Regional_Indicator}\p{WB=Double_Quote}\p{WB=Single_Quote}\p{WB=CR}\p{WB=LF}\p{Extended_Pictographic}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}\p{Tai_Tham}\p{Tai_Viet}\p{Tai_Le}\p{New_Tai_Lue}]",
-        );
-        let classes = [
-            (class(r"\p{WB=ALetter}"), Wb::ALetter),
-            (class(r"\p{WB=Numeric}"), Wb::Numeric),
-            (class(r"\p{WB=MidLetter}"), Wb::MidLetter),
-            (class(r"\p{WB=MidNum}"), Wb::MidNum),
-            (class(r"\p{WB=MidNumLet}"), Wb::MidNumLet),
-            (class(r"\p{WB=ExtendNumLet}"), Wb::ExtendNumLet),
-        ];
-        (0..0x1_0000u32)
-            .map(|code| {
-                let Some(c) = char::from_u32(code) else {
-                    return Simple::Complex;
-                };
-                if c.is_ascii() {
-                    return match ASCII_START[code as usize] {
-                        Start::Space => Simple::Space,
-                        _ => Simple::Class(ASCII_WB[code as usize]),
-                    };
-                }
-                if complex.contains(c) || NEWER_CLASSES.iter().any(|r| r.contains(&code)) {
-                    return Simple::Complex;
-                }
-                match classes.iter().find(|(class, _)| class.contains(c)) {
-                    Some(&(_, wb)) => Simple::Class(wb),
-                    None if is_py_space(c) => Simple::Space,
-                    None => Simple::Class(Wb::Other),
-                }
-            })
-            .collect()
+        let complex = CharClass::from_pattern(COMPLEX_CLASSES);
+        let classes =
+            WORD_BREAK_CLASSES.map(|(pattern, wb)| (CharClass::from_pattern(pattern), wb));
+        // Painted class by class, the first that applies last: outside
+        // the BMP's surrogates, a character is `Complex` if that class has
+        // it, else the first Word_Break class that has it, else a space if
+        // Python says so, else `Other`; ASCII from this file's tables.
+        let mut table = vec![Simple::Class(Wb::Other); 0x1_0000];
+        for (code, slot) in table.iter_mut().enumerate() {
+            if char::from_u32(code as u32).is_some_and(is_py_space) {
+                *slot = Simple::Space;
+            }
+        }
+        for (class, wb) in classes.iter().rev() {
+            class.each_below(0x1_0000, |c| table[c] = Simple::Class(*wb));
+        }
+        complex.each_below(0x1_0000, |c| table[c] = Simple::Complex);
+        for range in NEWER_CLASSES {
+            for code in range {
+                table[code as usize] = Simple::Complex;
+            }
+        }
+        table[0xD800..=0xDFFF].fill(Simple::Complex);
+        for (code, slot) in table.iter_mut().enumerate().take(0x80) {
+            *slot = match ASCII_START[code] {
+                Start::Space => Simple::Space,
+                _ => Simple::Class(ASCII_WB[code]),
+            };
+        }
+        table
     })
+}
+
+/// [`simple_classes`] of one character, character by character: the
+/// definition the painted table is tested against.
+#[cfg(test)]
+fn simple_class_definition(code: u32) -> Simple {
+    let class = |p: &str| CharClass::from_pattern(p);
+    let Some(c) = char::from_u32(code) else {
+        return Simple::Complex;
+    };
+    if c.is_ascii() {
+        return match ASCII_START[code as usize] {
+            Start::Space => Simple::Space,
+            _ => Simple::Class(ASCII_WB[code as usize]),
+        };
+    }
+    if class(COMPLEX_CLASSES).contains(c) || NEWER_CLASSES.iter().any(|r| r.contains(&code)) {
+        return Simple::Complex;
+    }
+    match WORD_BREAK_CLASSES
+        .iter()
+        .find(|(pattern, _)| class(pattern).contains(c))
+    {
+        Some(&(_, wb)) => Simple::Class(wb),
+        None if is_py_space(c) => Simple::Space,
+        None => Simple::Class(Wb::Other),
+    }
 }
 
 /// The character at `bytes[i]` (a character boundary), its [`Simple`]
@@ -1530,13 +1594,25 @@ fn is_alphanumeric(c: char) -> bool {
 fn bmp_flags() -> &'static [u8] {
     static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        (0..0x1_0000u32)
-            .map(|code| {
-                char::from_u32(code).map_or(0, |c| {
-                    char_flags(c) | if c.is_alphanumeric() { ALNUM } else { 0 }
-                })
-            })
-            .collect()
+        // `char_flags` class by class: a character is a non-symbol and
+        // not punctuation until a class says otherwise.
+        let mut table = vec![NON_SYMBOL | NOT_PUNCT; 0x1_0000];
+        punctuation().each_below(0x1_0000, |c| table[c] &= !NON_SYMBOL);
+        alpha().each_below(0x1_0000, |c| table[c] |= ALPHA);
+        terminal().each_below(0x1_0000, |c| table[c] |= TERMINAL);
+        punct().each_below(0x1_0000, |c| table[c] &= !NOT_PUNCT);
+        for (code, flags) in table.iter_mut().enumerate() {
+            match char::from_u32(code as u32) {
+                // A letter (category L) is Alphabetic: std's search is
+                // asked only of the other characters.
+                Some(_) if *flags & ALPHA != 0 => *flags |= ALNUM,
+                Some(c) if c.is_alphanumeric() => *flags |= ALNUM,
+                Some(_) => {}
+                // Surrogates.
+                None => *flags = 0,
+            }
+        }
+        table
     })
 }
 
@@ -1938,6 +2014,31 @@ mod tests {
         ] {
             assert_eq!(simple_classes()[c as usize], class, "{c:?}");
         }
+    }
+
+    /// The tables painted from the classes' ranges hold, for every
+    /// character of the Basic Multilingual Plane, what the definitions say
+    /// of it character by character.
+    #[test]
+    fn bmp_tables_are_their_definitions() {
+        let (flags, simple) = (bmp_flags(), simple_classes());
+        let mut complex = 0;
+        for code in 0..0x1_0000u32 {
+            let expected = char::from_u32(code).map_or(0, |c| {
+                char_flags(c) | if c.is_alphanumeric() { ALNUM } else { 0 }
+            });
+            assert_eq!(flags[code as usize], expected, "{code:04X}");
+            // The regex classes are parsed per character: every 97th.
+            if code % 97 == 0 || code < 0x400 {
+                assert_eq!(
+                    simple[code as usize],
+                    simple_class_definition(code),
+                    "{code:04X}"
+                );
+            }
+            complex += usize::from(simple[code as usize] == Simple::Complex);
+        }
+        assert!((4_000..20_000).contains(&complex), "{complex}");
     }
 
     #[test]
