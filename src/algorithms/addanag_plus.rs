@@ -445,7 +445,7 @@ pub(super) fn extract(
         Some(listing)
             if (short || furniture)
                 && (article_worth < share * listing_text
-                    || (furniture && furniture_read(&article, &listing))
+                    || (furniture && furniture_read(lines, listing_parts, &article, &listing))
                     || short_lines(lines, listing_parts, &listing, article_worth))
                 || (paid
                     && !has_grid
@@ -1766,6 +1766,26 @@ fn anchors(line: &[u8]) -> u32 {
 /// other page of the four datasets moves (wcxb_dev .8416 → .8418, halves
 /// .8403 / .8429 → .8406 / .8430, collections .6417 → .6444). The prices
 /// are counted only on these pages (one byte search over the page).
+///
+/// **Priced cards.** A shop's card may hold nothing but its linked name and
+/// its price (`Roc Loc 5 LED Light`, `$34.95`), or link every line (name,
+/// maker, item number, price): under [`GRID_CARD_TEXT`] of text besides its
+/// links, and its lines shorter than a linked teaser's, it was no card, and
+/// the run taken for the grid was a footer's columns or none. A block that
+/// holds a price is a card too, and in a grid of priced cards the anchor
+/// text counts as text ([`make_cards`]): the linked names are the listing,
+/// not links away from it. Menus and footers rarely hold a price a column.
+/// On wcxb_dev a projector shop's grid under its pricing-policy pop-up
+/// (`dev-4264`, .01 → .86), Ridge's wallets (`dev-0635`, .29 → .63),
+/// Giro's lights under a newsletter dialog (`dev-4410`, .02 → .88, with
+/// [`furniture_read`]), Amazon's best-selling books (`dev-2922`, .67 →
+/// .70) and Bombas' socks (`dev-0639`, .23 → .27) gain; REI's backpacking
+/// packs (`dev-2952`, .87 → .84), Zappos' sneakers (`dev-3051`, .59 →
+/// .57) and an Amazon product (`dev-3058`, .18 → .16) lose a little (their
+/// listing reading reaches further along the priced run). Collections
+/// .6444 → .6623 (even half .6546 → .6705, odd .6348 → .6545), products
+/// .6425 → .6423, wcxb_dev .8418 → .8432 (halves .8406 / .8430 → .8418 /
+/// .8446); no page of the other datasets moves.
 fn card_grid(
     html: &str,
     lines: &[Line],
@@ -1776,7 +1796,7 @@ fn card_grid(
     let Some((first, last)) = grid(html.as_bytes(), lines, opens, 0..lines.len(), true) else {
         return false;
     };
-    make_cards(lines, parts, grid_parts, (first, last));
+    make_cards(lines, parts, grid_parts, (first, last), opens.priced);
     true
 }
 
@@ -1889,27 +1909,31 @@ fn thread_grid(
     if all < own + THREAD_PARAGRAPHS {
         return false;
     }
-    make_cards(lines, parts, grid_parts, (first, last));
+    make_cards(lines, parts, grid_parts, (first, last), false);
     true
 }
 
 /// Sets `grid_parts` to `parts` with lines `first..=last`, a grid of cards
 /// ([`grid`]), made the cards' own: their markup counted as declared
 /// content's, the weak marks on them lifted, and their anchor text counted
-/// as text when their lines of text are as long as a linked card's.
+/// as text when their lines of text are as long as a linked card's or the
+/// grid is `priced` (a price per card: a shop's products, whose linked
+/// names are the listing).
 fn make_cards(
     lines: &[Line],
     parts: &[Parts],
     grid_parts: &mut Vec<Parts>,
     (first, last): (usize, usize),
+    priced: bool,
 ) {
     // The grid's anchors are its content when its lines of text are as
-    // long as a linked card's (titles and teasers, not a list of links).
+    // long as a linked card's (titles and teasers, not a list of links),
+    // or when each card holds a price (a product's linked name).
     let grid_lines = lines.get(first..=last).unwrap_or_default();
     let (text, text_lines) = grid_lines.iter().fold((0, 0), |(text, n), l| {
         (text + weighed(l), n + u32::from(l.content > 0))
     });
-    let linked = text >= GRID_LINKED_LINE * text_lines;
+    let linked = priced || text >= GRID_LINKED_LINE * text_lines;
     grid_parts.clear();
     grid_parts.extend_from_slice(parts);
     let chosen = grid_parts.get_mut(first..=last).unwrap_or_default();
@@ -2029,9 +2053,36 @@ fn introduced_grid(
 /// collection `dev-4021` .02 → .78, `dev-2973` .05 → .25), none loses;
 /// without the test that the readings lie apart two forum threads lose
 /// (`dev-1658` .77 → .75, `dev-0545` .86 → .85).
-fn furniture_read(article: &Reading, listing: &Reading) -> bool {
-    !matches!(listing.trust, Trust::None)
-        && (listing.lines.1 < article.lines.0 || listing.lines.0 > article.lines.1)
+///
+/// Readings whose spans overlap lie apart too when the listing reading
+/// gives none of the article reading's text: the lines they share are
+/// furniture the listing reading trusts (Giro's lights, `dev-4410`, .02 →
+/// .88: the listing reading's last region is the first two lines of the
+/// newsletter dialog the article reading read, left out as the strong
+/// furniture they are). A forum thread with its header gives the article
+/// reading's text and is still not taken.
+fn furniture_read(
+    lines: &[Line],
+    listing_parts: &[Parts],
+    article: &Reading,
+    listing: &Reading,
+) -> bool {
+    if matches!(listing.trust, Trust::None) {
+        return false;
+    }
+    if listing.lines.1 < article.lines.0 || listing.lines.0 > article.lines.1 {
+        return true;
+    }
+    // Spans that overlap: apart when the listing reading gives none of the
+    // article reading's text (what they share is furniture it trusts).
+    let from = article.lines.0.max(listing.lines.0);
+    let to = article.lines.1.min(listing.lines.1);
+    !lines
+        .get(from..=to)
+        .unwrap_or_default()
+        .iter()
+        .zip(listing_parts.get(from..=to).unwrap_or_default())
+        .any(|(l, p)| l.content > 0 && !listing.marked(p))
 }
 
 /// Whether the chain of `reading` would reach further down with its
@@ -2129,6 +2180,7 @@ fn grid(
         slot_of,
         counted,
         prices: price_sums,
+        priced: found_priced,
     } = buffers;
     let tag = |i: usize| {
         let line = lines.get(i)?;
@@ -2273,7 +2325,14 @@ fn grid(
             let len = end - at;
             let (own, all, text_lines) = text(at, end);
             let linked = text_lines >= 2 && all >= GRID_LINKED_LINE * text_lines;
-            let card = (own >= GRID_CARD_TEXT || linked) && len >= GRID_CARD_LINES;
+            // A block with a price (counted only when `priced`) is a
+            // product's card even when its name is linked and its price
+            // is its only other text (see "Priced cards" at [`card_grid`]).
+            let has_price = match (price_sums.get(at), price_sums.get(end)) {
+                (Some(a), Some(b)) => b != a,
+                _ => false,
+            };
+            let card = (own >= GRID_CARD_TEXT || linked || has_price) && len >= GRID_CARD_LINES;
             let alike = previous.is_none_or(|p| len <= GRID_SPREAD * p && p <= GRID_SPREAD * len);
             if !card || !alike {
                 close(&mut run, at.saturating_sub(1));
@@ -2291,6 +2350,7 @@ fn grid(
             .map_or(0, |&(_, at)| (at + previous.unwrap_or(0)).min(lines.len()));
         close(&mut run, last.saturating_sub(1));
     }
+    *found_priced = best.is_some_and(|((priced, _), _, _)| priced);
     best.map(|(_, first, last)| (first, last))
 }
 
@@ -2322,6 +2382,8 @@ struct Opens {
     /// For each line, the prices ([`price_at`]) on the lines before it, when
     /// priced runs are preferred.
     prices: Vec<u32>,
+    /// Whether the grid last found holds a price per card.
+    priced: bool,
 }
 
 /// Whether the byte at `at` of `html` ends a currency sign (`$`, `€`,
