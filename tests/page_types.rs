@@ -498,3 +498,15 @@ fn a_listing_ending_on_a_dialog_it_leaves_out_is_taken() {
     assert!(text.contains("Caden Helmet Vent Light"), "{text}");
     assert!(!text.contains("I consent to Giro"), "{text}");
 }
+
+/// `PROSE_GRID_SHARE`: a chess shop's category page, a grid of priced
+/// cards above a few paragraphs of questions and answers; the article
+/// reading kept the paragraphs alone (F1 .61 before the rule).
+#[test]
+fn a_grid_of_priced_cards_above_a_shops_prose_is_read() {
+    let text = wcxb_above("dev-4139", 0.9);
+    assert!(
+        text.contains("The Honour of Staunton (HOS) Series Weighted Chess Pieces"),
+        "{text}"
+    );
+}
