@@ -2008,7 +2008,10 @@ fn make_cards(
 // readability_tests 4, wcxb_dev 31, which cost 2–5 % of readability_tests'
 // speed per core), after a byte search over that part of the page on
 // those whose article reading is under [`PROSE_GRID_SHARE`] of their text
-// (daniel_dev 318, wcxb_dev 164).
+// and has at least its text above it (daniel_dev 65, scrapinghub 11,
+// readability_tests 5, wcxb_dev 107; on every page under the share,
+// daniel_dev 318 and wcxb_dev 164, that search cost +0.4–0.6 % of the
+// instructions on scrapinghub, daniel_dev and readability_tests).
 // ---------------------------------------------------------------------------
 
 /// An article reading under this share of the page's text, below a grid
@@ -2043,8 +2046,9 @@ const PROSE_GRID_CARD_TEXT: f64 = 100.0;
 /// end, holds at least its text and at most [`PROSE_GRID_LINES`] lines with
 /// text per price; if so, `grid_parts` is set to the grid's cards
 /// ([`make_cards`]). The grid is sought (`opens` its buffers) only when
-/// enough prices lie above the article reading ([`PROSE_GRID_CARD_TEXT`]:
-/// one byte search over that part of the page).
+/// the text above the article reading is at least its own, and enough
+/// prices lie there ([`PROSE_GRID_CARD_TEXT`]: one byte search over that
+/// part of the page).
 fn grid_above_prose(
     html: &str,
     lines: &[Line],
@@ -2058,6 +2062,18 @@ fn grid_above_prose(
     let Some(start) = lines.get(article.lines.0) else {
         return false;
     };
+    // The grid holds the article reading's text and lies mostly above it
+    // (a card or two may run into it): with less text above, none is
+    // sought.
+    let above_text: u64 = lines
+        .get(..article.lines.0)
+        .unwrap_or_default()
+        .iter()
+        .map(|l| u64::from(l.content))
+        .sum();
+    if (above_text as f64) < article_text {
+        return false;
+    }
     let above = html.get(..start.start as usize).unwrap_or_default();
     // Truncation intended: a price per whole `PROSE_GRID_CARD_TEXT`.
     let needed = GRID_MIN_CARDS.max((article_text / PROSE_GRID_CARD_TEXT) as usize);
