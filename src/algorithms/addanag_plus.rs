@@ -2047,8 +2047,8 @@ const PROSE_GRID_CARD_TEXT: f64 = 100.0;
 /// text per price; if so, `grid_parts` is set to the grid's cards
 /// ([`make_cards`]). The grid is sought (`opens` its buffers) only when
 /// the text above the article reading is at least its own, and enough
-/// prices lie there ([`PROSE_GRID_CARD_TEXT`]: one byte search over that
-/// part of the page).
+/// prices lie there ([`PROSE_GRID_CARD_TEXT`]: a byte search over the
+/// lines with text above the article reading).
 fn grid_above_prose(
     html: &str,
     lines: &[Line],
@@ -2059,9 +2059,6 @@ fn grid_above_prose(
     article_text: f64,
 ) -> bool {
     let html = html.as_bytes();
-    let Some(start) = lines.get(article.lines.0) else {
-        return false;
-    };
     // The grid holds the article reading's text and lies mostly above it
     // (a card or two may run into it): with less text above, none is
     // sought.
@@ -2074,10 +2071,20 @@ fn grid_above_prose(
     if (above_text as f64) < article_text {
         return false;
     }
-    let above = html.get(..start.start as usize).unwrap_or_default();
     // Truncation intended: a price per whole `PROSE_GRID_CARD_TEXT`.
     let needed = GRID_MIN_CARDS.max((article_text / PROSE_GRID_CARD_TEXT) as usize);
-    let prices = memchr::memchr3_iter(b'$', 0xAC, 0xA3, above)
+    // Only the lines with text are searched: a card's price is its text,
+    // and the bytes of scripts, styles and pictures are most of a page's.
+    let prices = lines
+        .get(..article.lines.0)
+        .unwrap_or_default()
+        .iter()
+        .filter(|l| l.content > 0)
+        .flat_map(|l| {
+            let (from, to) = (l.start as usize, l.end as usize);
+            let bytes = html.get(from..to).unwrap_or_default();
+            memchr::memchr3_iter(b'$', 0xAC, 0xA3, bytes).map(move |at| at + from)
+        })
         .filter(|&at| price_at(html, at))
         .take(needed)
         .count();
