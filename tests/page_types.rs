@@ -472,3 +472,41 @@ fn a_grid_of_priced_cards_is_preferred() {
         "{text}"
     );
 }
+
+/// `card_grid`'s priced cards: a card of a linked name and a price, or of
+/// linked lines only, is a card when it holds a price, and a priced grid's
+/// linked names count as text. A projector shop's cards link every line
+/// (name, maker, item number, price): the run taken for the grid was the
+/// footer's columns, and the pricing-policy pop-up was read (F1 .01 before
+/// the rule).
+#[test]
+fn a_grid_of_linked_priced_cards_is_read() {
+    let text = wcxb_above("dev-4264", 0.8);
+    assert!(
+        text.contains("BenQ LK936ST 4K Short Throw Laser Projector"),
+        "{text}"
+    );
+}
+
+/// `furniture_read` on overlapping readings: Giro's lights, whose article
+/// reading (trusting no mark) was the newsletter dialog; the listing
+/// reading's span ends on the dialog's first two lines, strong furniture
+/// it leaves out, and it is taken (F1 .02 before the rule).
+#[test]
+fn a_listing_ending_on_a_dialog_it_leaves_out_is_taken() {
+    let text = wcxb_above("dev-4410", 0.8);
+    assert!(text.contains("Caden Helmet Vent Light"), "{text}");
+    assert!(!text.contains("I consent to Giro"), "{text}");
+}
+
+/// `PROSE_GRID_SHARE`: a chess shop's category page, a grid of priced
+/// cards above a few paragraphs of questions and answers; the article
+/// reading kept the paragraphs alone (F1 .61 before the rule).
+#[test]
+fn a_grid_of_priced_cards_above_a_shops_prose_is_read() {
+    let text = wcxb_above("dev-4139", 0.9);
+    assert!(
+        text.contains("The Honour of Staunton (HOS) Series Weighted Chess Pieces"),
+        "{text}"
+    );
+}
