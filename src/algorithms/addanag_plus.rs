@@ -483,7 +483,8 @@ pub(super) fn extract(
     let (block, last) = edges(parts, regions, &reading, reading_costs, (block, last));
     let (block, last) = match introduced {
         Some(grid_last) => (block, grid_last),
-        None => other_products(html.as_bytes(), lines, opens, (block, last), product),
+        None if few => other_products(html.as_bytes(), lines, opens, (block, last), product),
+        None => (block, last),
     };
     let first = (block.saturating_sub(HEADLINE_REACH)..block)
         .rev()
@@ -521,7 +522,10 @@ pub(super) fn extract(
 // the footer under them. The golds stop at the product.
 //
 // On a page that declares itself a product page ([`declares_product`]),
-// the chosen span is cut before the nearest grid of priced tiles below
+// whose article reading holds fewer than [`PICTURE_PARAGRAPHS`]
+// paragraphs (a product's description is a few; a buying guide declared
+// a product has more, `dev-0010`, .94 → .90 without this test), the
+// chosen span is cut before the nearest grid of priced tiles below
 // the product: a run of [`GRID_MIN_CARDS`] or more blocks opened by the
 // same tag and class ([`grid`]), each of [`GRID_CARD_LINES`] lines or
 // more, holding a price ([`price_at`]) and at most [`PRODUCT_CARD_TEXT`]
@@ -545,26 +549,29 @@ pub(super) fn extract(
 // their grid to the text under it (`dev-4736` .62 → .01, `dev-0658` .64 →
 // .40).
 //
-// On wcxb_dev seven pages gain and two lose: Thomann's guitar above its
+// On wcxb_dev seven pages gain and one loses: Thomann's guitar above its
 // variations (`dev-2947` .33 → .78), Zalando's jacket above three
 // carousels and the footer (`dev-0625` .12 → .47), iFixit's parts above
 // their kits (`dev-0621` .53 → .66, `dev-2981` .57 → .73, `dev-3023` .57 →
 // .74), `dev-4024` (.82 → .96), a house for sale above similar homes
-// (`dev-1572`, listing, .41 → .84); a buying guide declared a product
-// (`dev-0010` .94 → .90) and a product whose gold keeps its comparison
-// table (`dev-3022` .66 → .64) lose. Products .6425 → .6541 (even half
+// (`dev-1572`, listing, .41 → .84); a product whose gold keeps its
+// comparison table of kits loses (`dev-3022` .66 → .64). Products .6425 → .6541 (even half
 // .6012 → .6185, odd .6874 → .6927), listings .6707 → .6749; no page of
 // scrapinghub, daniel_dev or readability_tests moves.
 //
-// Cheapest tests first: four prices in the chosen span (a byte search
-// over it: wcxb_dev 1,437 pages of 1,497), then the declaration (302 of
-// them), then the grids (one search over the lines below the product,
-// and one more for each nearer grid: 32 pages; scrapinghub 1, daniel_dev
-// and readability_tests none). The cost is not small (callgrind,
-// `examples/count_instructions.rs`): wcxb_dev 3,146M → 3,201M
-// instructions (+1.8 %: the prices 18M, the declaration 25M, the grids
-// 10M), scrapinghub +1.3 %, readability_tests +1.7 %, daniel_dev +0.4 %.
-// Declarations sought otherwise cost more: two substring searches over
+// Cheapest tests first: the paragraphs (already counted), four prices in
+// the chosen span (a byte search over it: wcxb_dev 639 pages of 1,497,
+// scrapinghub 115 of 181, daniel_dev 638 of 779, readability_tests 68 of
+// 130), then the declaration (wcxb_dev 113, scrapinghub 14, daniel_dev 5,
+// readability_tests 3), then the grids (one search over the lines below
+// the product, and one more for each nearer grid: wcxb_dev 28 pages,
+// elsewhere none). Instructions (callgrind,
+// `examples/count_instructions.rs`): wcxb_dev 3,146M → 3,173M (+0.9 %),
+// scrapinghub +0.5 %, readability_tests +0.6 %, daniel_dev +0.2 %; without
+// the paragraphs' test every page with a chosen span was searched for
+// prices, 302 of wcxb_dev's for the declaration (+1.8 %, scrapinghub
+// +1.3 %, readability_tests +1.7 %). Declarations sought otherwise cost
+// more: two substring searches over
 // the page (`"Product"` and the Open Graph tag) 84M, one for what the
 // spellings end with (`roduct"`) 44M, the JSON-LD scripts found by
 // `ld+json` 86M; a byte search is several times as fast as a substring
