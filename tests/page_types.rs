@@ -510,3 +510,20 @@ fn a_grid_of_priced_cards_above_a_shops_prose_is_read() {
         "{text}"
     );
 }
+
+/// `other_products`: a shop's product page that declares itself one (a
+/// JSON-LD `Product`) shows other products' priced tiles under its own,
+/// which the chain ran on through (Thomann, F1 .33 before the rule) or
+/// the listing reading read with the footer under them (Zalando, .12).
+#[test]
+fn other_products_below_a_product_are_left_out() {
+    // A guitar's features and specifications, then its variations: a name,
+    // a teaser, a price and "to the product" per tile.
+    let text = wcxb_above("dev-2947", 0.7);
+    assert!(text.contains("Fingerboard radius"), "{text}");
+    assert!(!text.contains("to the product"), "{text}");
+    // A jacket's price, delivery and details, then three carousels.
+    let text = wcxb_above("dev-0625", 0.4);
+    assert!(text.contains("Care instructions"), "{text}");
+    assert!(!text.contains("More from Bershka"), "{text}");
+}

@@ -460,7 +460,8 @@ pub(super) fn extract(
     let listing_text = listing
         .as_ref()
         .map_or(0.0, |listing| listing.text(lines, listing_parts));
-    let (reading, parts, introduced, reading_costs) = match listing {
+    let article_lines = article.lines;
+    let (reading, parts, introduced, reading_costs, product) = match listing {
         Some(listing)
             if (short || furniture)
                 && (article_worth < share * listing_text
@@ -477,11 +478,18 @@ pub(super) fn extract(
                         (&article, parts, article_text),
                     )) =>
         {
-            (listing, listing_parts, None, listing_costs)
+            (
+                listing,
+                listing_parts,
+                None,
+                listing_costs,
+                Product::Lines(article_lines),
+            )
         }
         // A shop's prose under its grid of priced cards: the listing
         // reading, the grid's markup free.
-        Some(listing) if prose_grid => (listing, listing_parts, None, listing_costs),
+        // (Its products are the content: none is cut as another's.)
+        Some(listing) if prose_grid => (listing, listing_parts, None, listing_costs, Product::None),
         // A thread of alike posts: the listing reading, the posts' markup
         // free, holds the article reading's post and others.
         Some(listing)
@@ -489,14 +497,18 @@ pub(super) fn extract(
                 && listing.lines.0 <= article.lines.0
                 && listing.lines.1 >= article.lines.1 =>
         {
-            (listing, listing_parts, None, listing_costs)
+            (listing, listing_parts, None, listing_costs, Product::None)
         }
-        _ => (article, &parts[..], introduced, costs),
+        _ => (article, &parts[..], introduced, costs, Product::First),
     };
     let Chain { lo, hi, .. } = reading.chain;
     let (block, last) = reading.lines;
     let (block, last) = edges(parts, regions, &reading, reading_costs, (block, last));
-    let last = introduced.unwrap_or(last);
+    let (block, last) = match introduced {
+        Some(grid_last) => (block, grid_last),
+        None if few => other_products(html.as_bytes(), lines, opens, (block, last), product),
+        None => (block, last),
+    };
     let first = (block.saturating_sub(HEADLINE_REACH)..block)
         .rev()
         .find(|&i| {
@@ -519,6 +531,170 @@ pub(super) fn extract(
         regions: (lo, hi),
         lines: (first, last),
     })
+}
+
+// ---------------------------------------------------------------------------
+// Other products below a product.
+//
+// A shop's product page puts other products under its own: "variations of
+// this style", "more from this brand", "customers also viewed", each a
+// carousel of tiles holding a name, a price and perhaps a badge or a
+// rating. A tile pays for its layout at the article's costs (its name is
+// a line of text), so the chain runs on through them, and the listing
+// reading of a page whose article reading is short reads them all, and
+// the footer under them. The golds stop at the product.
+//
+// On a page that declares itself a product page ([`declares_product`]),
+// whose article reading holds fewer than [`PICTURE_PARAGRAPHS`]
+// paragraphs (a product's description is a few; a buying guide declared
+// a product has more, `dev-0010`, .94 → .90 without this test), the
+// chosen span is cut before the nearest grid of priced tiles below
+// the product: a run of [`GRID_MIN_CARDS`] or more blocks opened by the
+// same tag and class ([`grid`]), each of [`GRID_CARD_LINES`] lines or
+// more, holding a price ([`price_at`]) and at most [`PRODUCT_CARD_TEXT`]
+// characters. The product is the article reading's span when the
+// listing reading was taken, if it holds a price (the product's own: an
+// introduction or a category's text rarely does), else the chosen span's
+// first line. Grids above the product are left (a collection declared a
+// product loses its grid, `dev-4805` .46 → .34, and no page gains).
+//
+// Why declared: a buying guide or a price list is a grid of priced cards
+// too, and its content. On every page, the same cut gains no more
+// products and loses 28 pages by over .01 (wcxb_dev .8430 → .8332,
+// scrapinghub .9511 → .9470: `dev-4130` .97 → .04, `dev-0226` .98 → .10,
+// a collection `dev-4035` 1.00 → .01). A page's JSON-LD `"@type":
+// "Product"` or `og:type` `product` says what its main content is, as
+// `<main>` and `<article>` say where it lies (wcxb_dev: 82 of 119
+// products, 23 of 117 collections, 3 of 99 listings, 9 of 793 articles,
+// 8 of 165 services; scrapinghub 2 of 181, daniel_dev and
+// readability_tests none). The product's own price is needed beside the
+// listing reading: without it two collections declared products lose
+// their grid to the text under it (`dev-4736` .62 → .01, `dev-0658` .64 →
+// .40).
+//
+// On wcxb_dev seven pages gain and one loses: Thomann's guitar above its
+// variations (`dev-2947` .33 → .78), Zalando's jacket above three
+// carousels and the footer (`dev-0625` .12 → .47), iFixit's parts above
+// their kits (`dev-0621` .53 → .66, `dev-2981` .57 → .73, `dev-3023` .57 →
+// .74), `dev-4024` (.82 → .96), a house for sale above similar homes
+// (`dev-1572`, listing, .41 → .84); a product whose gold keeps its
+// comparison table of kits loses (`dev-3022` .66 → .64). Products .6425 → .6541 (even half
+// .6012 → .6185, odd .6874 → .6927), listings .6707 → .6749; no page of
+// scrapinghub, daniel_dev or readability_tests moves.
+//
+// Cheapest tests first: the paragraphs (already counted), four prices in
+// the chosen span (a byte search over it: wcxb_dev 639 pages of 1,497,
+// scrapinghub 115 of 181, daniel_dev 638 of 779, readability_tests 68 of
+// 130), then the declaration (wcxb_dev 113, scrapinghub 14, daniel_dev 5,
+// readability_tests 3), then the grids (one search over the lines below
+// the product, and one more for each nearer grid: wcxb_dev 28 pages,
+// elsewhere none). Instructions (callgrind,
+// `examples/count_instructions.rs`): wcxb_dev 3,146M → 3,173M (+0.9 %),
+// scrapinghub +0.5 %, readability_tests +0.6 %, daniel_dev +0.2 %; without
+// the paragraphs' test every page with a chosen span was searched for
+// prices, 302 of wcxb_dev's for the declaration (+1.8 %, scrapinghub
+// +1.3 %, readability_tests +1.7 %). Declarations sought otherwise cost
+// more: two substring searches over
+// the page (`"Product"` and the Open Graph tag) 84M, one for what the
+// spellings end with (`roduct"`) 44M, the JSON-LD scripts found by
+// `ld+json` 86M; a byte search is several times as fast as a substring
+// search over a whole page.
+// ---------------------------------------------------------------------------
+
+/// A tile of another product holds at most this many characters of text
+/// (weighed as [`weighed`]: a name, a price, a badge, a rating). Blocks
+/// of 300 to 500 give the same pages: at 200 some shops' tiles are too
+/// long to be found (`dev-0589`, .61 → .28), at 1,000 a buying guide's
+/// cards are (`dev-0010`, .90 → .65), and a product's cut at its own grid
+/// of variations is lost (`dev-0625`, .47 → .12).
+const PRODUCT_CARD_TEXT: u32 = 400;
+
+/// Where the product lies in the chosen span (see "Other products below a
+/// product").
+enum Product {
+    /// The article reading was taken: at its first line.
+    First,
+    /// The listing reading was taken: in the article reading's lines.
+    Lines((usize, usize)),
+    /// A thread of posts was read: not a product.
+    None,
+}
+
+/// Whether the page declares itself a product page: a JSON-LD
+/// `"@type": "Product"` or an Open Graph `og:type` of `product`.
+fn declares_product(html: &[u8]) -> bool {
+    // The Open Graph tags are in the head; JSON-LD may be anywhere, and
+    // is sought at each `@` (a byte search, several times as fast as a
+    // substring search over the page).
+    let head = memchr::memmem::find(html, b"</head>")
+        .and_then(|end| html.get(..end))
+        .unwrap_or(html);
+    memchr::memmem::find(head, b"og:type\" content=\"product").is_some()
+        || memchr::memchr_iter(b'@', html).any(|at| {
+            let at = html.get(at..).unwrap_or_default();
+            at.starts_with(b"@type\":\"Product\"") || at.starts_with(b"@type\": \"Product\"")
+        })
+}
+
+/// Whether `lines` hold at least `least` prices ([`price_at`]).
+fn has_prices(html: &[u8], lines: &[Line], least: usize) -> bool {
+    let (Some(first), Some(last)) = (lines.first(), lines.last()) else {
+        return false;
+    };
+    let from = first.start as usize;
+    let bytes = html.get(from..last.end as usize).unwrap_or_default();
+    memchr::memchr3_iter(b'$', 0xAC, 0xA3, bytes)
+        .filter(|&at| price_at(html, from + at))
+        .nth(least.saturating_sub(1))
+        .is_some()
+}
+
+/// The chosen span `(block, last)` cut before the nearest grid of other
+/// products' tiles below the `product` (see "Other products below a
+/// product").
+fn other_products(
+    html: &[u8],
+    lines: &[Line],
+    opens: &mut Opens,
+    (block, last): (usize, usize),
+    product: Product,
+) -> (usize, usize) {
+    let span = (block, last);
+    let below = match product {
+        Product::None => return span,
+        Product::First => block,
+        Product::Lines((_, product_last)) => product_last,
+    };
+    if below >= last
+        || !has_prices(
+            html,
+            lines.get(block..=last).unwrap_or_default(),
+            GRID_MIN_CARDS,
+        )
+        || !declares_product(html)
+    {
+        return span;
+    }
+    if let Product::Lines((first, product_last)) = product {
+        if !has_prices(html, lines.get(first..=product_last).unwrap_or_default(), 1) {
+            return span;
+        }
+    }
+    // The nearest grid: the best one below the product, then the best one
+    // above that, until there is none.
+    let mut end = last;
+    while let Some((grid_first, _)) = lines.get(below + 1..=end).and_then(|window| {
+        grid(
+            html,
+            window,
+            opens,
+            0..window.len(),
+            Prices::EachCard(PRODUCT_CARD_TEXT),
+        )
+    }) {
+        end = below + grid_first;
+    }
+    (block, end)
 }
 
 /// The chosen span grown at each end over the lines next to it that lie
@@ -1815,7 +1991,13 @@ fn card_grid(
     grid_parts: &mut Vec<Parts>,
     opens: &mut Opens,
 ) -> bool {
-    let Some((first, last)) = grid(html.as_bytes(), lines, opens, 0..lines.len(), true) else {
+    let Some((first, last)) = grid(
+        html.as_bytes(),
+        lines,
+        opens,
+        0..lines.len(),
+        Prices::Preferred,
+    ) else {
         return false;
     };
     make_cards(lines, parts, grid_parts, (first, last), opens.priced);
@@ -1911,7 +2093,7 @@ fn thread_grid(
     {
         return false;
     }
-    let Some((first, last)) = grid(html, lines, opens, from..from + 1, false) else {
+    let Some((first, last)) = grid(html, lines, opens, from..from + 1, Prices::Ignored) else {
         return false;
     };
     if first > from || last < to {
@@ -2091,7 +2273,7 @@ fn grid_above_prose(
     if prices < needed {
         return false;
     }
-    let Some((first, last)) = grid(html, lines, opens, 0..lines.len(), true) else {
+    let Some((first, last)) = grid(html, lines, opens, 0..lines.len(), Prices::Preferred) else {
         return false;
     };
     if !opens.priced || first >= article.lines.0 || last >= article.lines.1 {
@@ -2182,7 +2364,7 @@ fn introduced_grid(
         rest.get(..end)?,
         opens,
         0..INTRO_GRID_REACH + 1,
-        false,
+        Prices::Ignored,
     )?;
     if first > INTRO_GRID_REACH || (last + 1 >= end && end < rest.len()) {
         return None;
@@ -2320,17 +2502,19 @@ fn is_paragraph(line: &Line) -> bool {
 /// the same tag and class ([`shape`]), each with [`GRID_CARD_TEXT`]
 /// characters of non-link text over [`GRID_CARD_LINES`] lines or more and
 /// alike in length ([`GRID_SPREAD`]), the one with the most non-link text
-/// (on ties, the first of the lowest [`shape`]); when `priced`, a run
-/// with a price per card ([`price_at`]) before any run without. Only
-/// tags and classes that open one of the lines `heads` are read (all of
-/// them when `heads` are all the lines).
+/// (on ties, the first of the lowest [`shape`]); with
+/// [`Prices::Preferred`], a run with a price per card ([`price_at`])
+/// before any run without, with [`Prices::EachCard`] only blocks holding a
+/// price are cards. Only tags and classes that open one of the lines
+/// `heads` are read (all of them when `heads` are all the lines).
 fn grid(
     html: &[u8],
     lines: &[Line],
     buffers: &mut Opens,
     heads: Range<usize>,
-    priced: bool,
+    prices: Prices,
 ) -> Option<(usize, usize)> {
+    let priced = !matches!(prices, Prices::Ignored);
     let Opens {
         opens,
         groups,
@@ -2457,21 +2641,23 @@ fn grid(
         }
     };
     // The best grid so far: whether it is priced (a price per card, when
-    // `priced`) and its text, first and last line.
-    let mut best: Option<((bool, u32), usize, usize)> = None;
+    // `priced`) and its text, first and last line, and whether each of
+    // its cards holds a price.
+    let mut best: Option<((bool, u32), usize, usize, bool)> = None;
     for &(_, from, to) in groups.iter() {
         let same = opens.get(from..to).unwrap_or_default();
-        // The run of cards being read: its first line, cards and text.
-        let mut run: Option<(usize, usize, u32)> = None;
-        let mut close = |run: &mut Option<(usize, usize, u32)>, last: usize| {
-            if let Some((first, cards, sum)) = run.take() {
+        // The run of cards being read: its first line, cards, text and
+        // cards without a price.
+        let mut run: Option<(usize, usize, u32, usize)> = None;
+        let mut close = |run: &mut Option<(usize, usize, u32, usize)>, last: usize| {
+            if let Some((first, cards, sum, unpriced)) = run.take() {
                 let priced = match (price_sums.get(first), price_sums.get(last + 1)) {
                     (Some(a), Some(b)) => b.wrapping_sub(*a) as usize >= cards,
                     _ => false,
                 };
                 let key = (priced, sum);
-                if cards >= GRID_MIN_CARDS && best.is_none_or(|(b, _, _)| key > b) {
-                    best = Some((key, first, last));
+                if cards >= GRID_MIN_CARDS && best.is_none_or(|(b, ..)| key > b) {
+                    best = Some((key, first, last, unpriced == 0));
                 }
             }
         };
@@ -2486,23 +2672,33 @@ fn grid(
             let len = end - at;
             let (own, all, text_lines) = text(at, end);
             let linked = text_lines >= 2 && all >= GRID_LINKED_LINE * text_lines;
-            // A block with a price (counted only when `priced`) is a
-            // product's card even when its name is linked and its price
-            // is its only other text (see "Priced cards" at [`card_grid`]).
-            let has_price = match (price_sums.get(at), price_sums.get(end)) {
-                (Some(a), Some(b)) => b != a,
-                _ => false,
-            };
-            let card = (own >= GRID_CARD_TEXT || linked || has_price) && len >= GRID_CARD_LINES;
+            // A block with a price (prices are counted only when they are
+            // looked at) is a product's card even when its name is linked
+            // and its price is its only other text (see "Priced cards" at
+            // [`card_grid`]); with [`Prices::EachCard`] it is no card when
+            // its text is over the tile's bound.
+            let priced = matches!(
+                (price_sums.get(at), price_sums.get(end)),
+                (Some(a), Some(b)) if b > a
+            );
+            let card = len >= GRID_CARD_LINES
+                && (own >= GRID_CARD_TEXT || linked || priced)
+                && match prices {
+                    Prices::EachCard(most) => all <= most,
+                    _ => true,
+                };
             let alike = previous.is_none_or(|p| len <= GRID_SPREAD * p && p <= GRID_SPREAD * len);
             if !card || !alike {
                 close(&mut run, at.saturating_sub(1));
             }
             previous = Some(len);
             if card {
+                let unpriced = usize::from(!priced);
                 run = Some(match run {
-                    Some((first, cards, sum)) => (first, cards + 1, sum + all),
-                    None => (at, 1, all),
+                    Some((first, cards, sum, none)) => {
+                        (first, cards + 1, sum + all, none + unpriced)
+                    }
+                    None => (at, 1, all, unpriced),
                 });
             }
         }
@@ -2511,8 +2707,12 @@ fn grid(
             .map_or(0, |&(_, at)| (at + previous.unwrap_or(0)).min(lines.len()));
         close(&mut run, last.saturating_sub(1));
     }
-    *found_priced = best.is_some_and(|((priced, _), _, _)| priced);
-    best.map(|(_, first, last)| (first, last))
+    // With `Prices::EachCard`, a run with a card without a price is none.
+    if matches!(prices, Prices::EachCard(_)) && best.is_some_and(|(.., each)| !each) {
+        best = None;
+    }
+    *found_priced = best.is_some_and(|((priced, _), ..)| priced);
+    best.map(|(_, first, last, _)| (first, last))
 }
 
 /// The buffers of [`grid`], reused from page to page.
@@ -2545,6 +2745,20 @@ struct Opens {
     prices: Vec<u32>,
     /// Whether the grid last found holds a price per card.
     priced: bool,
+}
+
+/// How [`grid`] weighs the prices ([`price_at`]) in its cards.
+#[derive(Clone, Copy)]
+enum Prices {
+    /// Not at all.
+    Ignored,
+    /// A run with a price per card comes before any run without.
+    Preferred,
+    /// A block of at most this much text (weighed) is a card also when
+    /// its only text of its own is a price, a larger one is none, and the
+    /// best run is a grid only if each of its cards holds a price: a
+    /// shop's product tiles (see [`PRODUCT_CARD_TEXT`]).
+    EachCard(u32),
 }
 
 /// Whether the byte at `at` of `html` ends a currency sign (`$`, `€`,
@@ -3110,7 +3324,7 @@ mod tests {
 
     #[test]
     fn a_grid_is_a_run_of_alike_cards_with_text_of_their_own() {
-        use super::grid;
+        use super::{grid, Prices};
         use crate::density::{Cleaning, LinkRule, Rules, Scratch};
         let grid_of = |html: &str| {
             let mut scratch = Scratch::default();
@@ -3129,7 +3343,7 @@ mod tests {
                 lines,
                 &mut Default::default(),
                 0..lines.len(),
-                true,
+                Prices::Preferred,
             )
             .map(text)
         };
@@ -3158,11 +3372,16 @@ mod tests {
             !found.contains("Menu") && !found.contains("Footer"),
             "{found}"
         );
-        // Three cards are no grid; nor are cards without text of their own.
+        // Three cards are no grid; nor are cards without text of their own
+        // but a price (`$1`) when prices are not looked at, nor with
+        // neither text nor price; a linked name and a price are a card
+        // when prices are ("Priced cards" at `card_grid`).
         let three: String = (1..4).map(card).collect();
         assert_eq!(grid_of(&format!("<body><ul>{three}</ul></body>")), None);
         let bare = cards.replace("9.00, 4.5 stars", "");
-        assert_eq!(grid_of(&format!("<body><ul>{bare}</ul></body>")), None);
+        assert!(grid_of(&format!("<body><ul>{bare}</ul></body>")).is_some());
+        let unpriced = cards.replace("9.00, 4.5 stars", "").replace('$', "");
+        assert_eq!(grid_of(&format!("<body><ul>{unpriced}</ul></body>")), None);
         // Nor blocks of a common tag unlike in length.
         let unlike: String = (1..7)
             .map(|i| {
