@@ -367,12 +367,9 @@ fn bmp_classes() -> &'static BmpClasses {
         });
         // The classes painted from their ranges first (a search per
         // character and class was most of this table's cost).
-        let mut punctuation = vec![false; 0x1_0000];
-        words::punctuation().each_below(0x1_0000, |c| punctuation[c] = true);
-        let mut neither = vec![false; 0x1_0000];
-        words::decimal().each_below(0x1_0000, |c| neither[c] = true);
-        let mut mark = vec![false; 0x1_0000];
-        words::nonspacing_mark().each_below(0x1_0000, |c| mark[c] = true);
+        let punctuation = words::punctuation().in_bmp();
+        let decimal = words::decimal().in_bmp();
+        let mark = words::nonspacing_mark().in_bmp();
         let separates = |c: char| {
             punctuation.get(c as usize).copied().unwrap_or(false) || words::is_py_space(c)
         };
@@ -381,7 +378,8 @@ fn bmp_classes() -> &'static BmpClasses {
                 continue;
             };
             let (word, bit) = ((code >> 6) as usize, 1u64 << (code & 63));
-            if neither[code as usize] {
+            // A decimal digit is neither plain nor a separator.
+            if decimal[code as usize] {
                 continue;
             }
             if c.to_lowercase().all(separates) {

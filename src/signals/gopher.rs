@@ -538,9 +538,6 @@ pub(crate) fn repetition_signals(
         {
             let chars = chars_of(best.1 as usize, n) + (n - 1);
             out.top_n_gram_char_frac[slot] = ratio(chars * best.0 as usize, total);
-            if stop_at_failure && out.top_n_gram_char_frac[slot] > repetition::TOP_N_GRAMS[slot].1 {
-                return out;
-            }
         }
         if let Some(slot) = repetition::DUP_N_GRAMS
             .iter()
@@ -569,9 +566,10 @@ pub(crate) fn repetition_signals(
                 }
             }
             out.dup_n_gram_char_frac[slot] = ratio(repeated, total);
-            if stop_at_failure && out.dup_n_gram_char_frac[slot] > repetition::DUP_N_GRAMS[slot].1 {
-                return out;
-            }
+        }
+        // The values not computed yet are 0, which no rule fails.
+        if stop_at_failure && repetition_failure(text, &out).is_some() {
+            return out;
         }
     }
     out

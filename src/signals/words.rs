@@ -70,16 +70,24 @@ impl CharClass {
         }
     }
 
-    /// Calls `f` with every code point of the class below `limit`, range
-    /// by range: the tables of the Basic Multilingual Plane are built from
-    /// the ranges, not by a search per character (a search per character
-    /// for each table cost ~9 ms at every start).
-    pub(crate) fn each_below(&self, limit: u32, mut f: impl FnMut(usize)) {
+    /// Calls `f` with every code point of the class in the Basic
+    /// Multilingual Plane, range by range: the tables of the plane are
+    /// built from the ranges, not by a search per character (a search per
+    /// character for each table cost ~9 ms at every start).
+    pub(crate) fn each_in_bmp(&self, mut f: impl FnMut(usize)) {
         for &(start, end) in &self.ranges {
-            for code in start..=end.min(limit.saturating_sub(1)) {
+            for code in start..=end.min(0xFFFF) {
                 f(code as usize);
             }
         }
+    }
+
+    /// Per character of the Basic Multilingual Plane, whether the class
+    /// has it ([`CharClass::each_in_bmp`]).
+    pub(crate) fn in_bmp(&self) -> Vec<bool> {
+        let mut table = vec![false; 0x1_0000];
+        self.each_in_bmp(|c| table[c] = true);
+        table
     }
 
     #[inline]
@@ -896,9 +904,9 @@ fn simple_classes() -> &'static [Simple] {
             }
         }
         for (class, wb) in classes.iter().rev() {
-            class.each_below(0x1_0000, |c| table[c] = Simple::Class(*wb));
+            class.each_in_bmp(|c| table[c] = Simple::Class(*wb));
         }
-        complex.each_below(0x1_0000, |c| table[c] = Simple::Complex);
+        complex.each_in_bmp(|c| table[c] = Simple::Complex);
         for range in NEWER_CLASSES {
             for code in range {
                 table[code as usize] = Simple::Complex;
@@ -1597,10 +1605,10 @@ fn bmp_flags() -> &'static [u8] {
         // `char_flags` class by class: a character is a non-symbol and
         // not punctuation until a class says otherwise.
         let mut table = vec![NON_SYMBOL | NOT_PUNCT; 0x1_0000];
-        punctuation().each_below(0x1_0000, |c| table[c] &= !NON_SYMBOL);
-        alpha().each_below(0x1_0000, |c| table[c] |= ALPHA);
-        terminal().each_below(0x1_0000, |c| table[c] |= TERMINAL);
-        punct().each_below(0x1_0000, |c| table[c] &= !NOT_PUNCT);
+        punctuation().each_in_bmp(|c| table[c] &= !NON_SYMBOL);
+        alpha().each_in_bmp(|c| table[c] |= ALPHA);
+        terminal().each_in_bmp(|c| table[c] |= TERMINAL);
+        punct().each_in_bmp(|c| table[c] &= !NOT_PUNCT);
         for (code, flags) in table.iter_mut().enumerate() {
             match char::from_u32(code as u32) {
                 // A letter (category L) is Alphabetic: std's search is
