@@ -641,12 +641,19 @@ fn has_prices(html: &[u8], lines: &[Line], least: usize) -> bool {
     let (Some(first), Some(last)) = (lines.first(), lines.last()) else {
         return false;
     };
-    let from = first.start as usize;
-    let bytes = html.get(from..last.end as usize).unwrap_or_default();
-    memchr::memchr3_iter(b'$', 0xAC, 0xA3, bytes)
-        .filter(|&at| price_at(html, from + at))
+    prices_in(html, first.start as usize, last.end as usize)
         .nth(least.saturating_sub(1))
         .is_some()
+}
+
+/// The offsets in `html` of the prices ([`price_at`]) in `html[from..to]`:
+/// one byte search for the last byte of a currency sign (`$`, and the
+/// final bytes of `€` and `£`), each hit checked.
+fn prices_in(html: &[u8], from: usize, to: usize) -> impl Iterator<Item = usize> + '_ {
+    let bytes = html.get(from..to.max(from)).unwrap_or_default();
+    memchr::memchr3_iter(b'$', 0xAC, 0xA3, bytes)
+        .map(move |at| at + from)
+        .filter(|&at| price_at(html, at))
 }
 
 /// The chosen span `(block, last)` cut before the nearest grid of other
@@ -2262,12 +2269,7 @@ fn grid_above_prose(
         .unwrap_or_default()
         .iter()
         .filter(|l| l.content > 0)
-        .flat_map(|l| {
-            let (from, to) = (l.start as usize, l.end as usize);
-            let bytes = html.get(from..to).unwrap_or_default();
-            memchr::memchr3_iter(b'$', 0xAC, 0xA3, bytes).map(move |at| at + from)
-        })
-        .filter(|&at| price_at(html, at))
+        .flat_map(|l| prices_in(html, l.start as usize, l.end as usize))
         .take(needed)
         .count();
     if prices < needed {
@@ -2611,11 +2613,7 @@ fn grid(
         let from = lines.first().map_or(0, |l| l.start as usize);
         let to = lines.last().map_or(0, |l| l.end as usize);
         let mut line = 0;
-        let page = html.get(from..to.max(from)).unwrap_or_default();
-        for at in memchr::memchr3_iter(b'$', 0xAC, 0xA3, page).map(|at| at + from) {
-            if !price_at(html, at) {
-                continue;
-            }
+        for at in prices_in(html, from, to) {
             while lines.get(line).is_some_and(|l| l.end as usize <= at) {
                 line += 1;
             }
