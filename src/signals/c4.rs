@@ -70,7 +70,25 @@ pub struct C4Signals {
 /// The C4 signals of `text`; `lower` is a reusable buffer.
 pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, scratch: &mut Scratch) -> C4Signals {
     let mut s = C4Signals::default();
-    let Scratch { lower, phrases } = scratch;
+    let Scratch {
+        lower,
+        phrases,
+        opening_brackets,
+        curly_brackets,
+    } = scratch;
+    // The brackets of the whole text, found in one pass rather than two
+    // searches per line. A line's citations hold no `{`, so the line has
+    // one as the text does there.
+    opening_brackets.clear();
+    curly_brackets.clear();
+    for at in memchr::memchr2_iter(b'[', b'{', text.as_bytes()) {
+        if text.as_bytes()[at] == b'[' {
+            opening_brackets.push(at);
+        } else {
+            curly_brackets.push(at);
+        }
+    }
+    let (mut next_opening, mut next_curly) = (0, 0);
     // The phrases of the whole text, ASCII case folded, by start.
     phrases.clear();
     lower.clear();
@@ -98,8 +116,9 @@ pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, scratch: &mut Scratc
             continue;
         }
         let start = line.as_ptr() as usize - text.as_ptr() as usize;
+        let end = start + line.len();
         let cleaned;
-        let (line, in_text) = if memchr::memchr(b'[', line.as_bytes()).is_some() {
+        let (line, in_text) = if any_within(opening_brackets, &mut next_opening, start, end) {
             cleaned = remove_citations(line);
             let same = cleaned.len() == line.len();
             (cleaned.as_str(), same)
@@ -122,7 +141,6 @@ pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, scratch: &mut Scratc
             next_phrase += 1;
         }
         if in_text {
-            let end = start + line.len();
             for &(at, to, pattern) in &phrases[next_phrase..] {
                 if at >= end {
                     break;
@@ -149,7 +167,7 @@ pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, scratch: &mut Scratc
             s.javascript_lines += 1;
             continue;
         }
-        if memchr::memchr(b'{', line.as_bytes()).is_some() {
+        if any_within(curly_brackets, &mut next_curly, start, end) {
             s.page_rule.get_or_insert("curly_bracket");
             break;
         }
@@ -227,6 +245,21 @@ pub(crate) struct Scratch {
     lower: String,
     /// The phrases found in a text: (start, end, pattern).
     phrases: Vec<(usize, usize, u8)>,
+    /// The offsets of the text's `[`, in order.
+    opening_brackets: Vec<usize>,
+    /// The offsets of the text's `{`, in order.
+    curly_brackets: Vec<usize>,
+}
+
+/// Whether one of the `offsets` (in order) lies in `start..end`, the next
+/// line's bounds: `next` is moved past the offsets before `start` (the
+/// lines come in order).
+#[inline]
+fn any_within(offsets: &[usize], next: &mut usize, start: usize, end: usize) -> bool {
+    while offsets.get(*next).is_some_and(|&at| at < start) {
+        *next += 1;
+    }
+    offsets.get(*next).is_some_and(|&at| at < end)
 }
 
 /// Pattern numbers of [`phrase_finders`]: `lorem ipsum`, `javascript`,

@@ -12,7 +12,7 @@
 //! and `find_all_duplicate`'s joining without a separator, where `ab c` and
 //! `a bc` are the same 2-gram, is not reproduced).
 
-use super::words::{self, Token, ALPHA, NON_SYMBOL};
+use super::words::{self, Token, TokenCounts};
 use serde::Serialize;
 
 /// `GopherQualityFilter`'s parameters (datatrove's defaults = the paper's).
@@ -322,46 +322,71 @@ fn keep_maybe_repeated(
     candidates.truncate(kept);
 }
 
-/// The quality signals of `text`, whose `tokens` are given.
-pub(crate) fn quality_signals(text: &str, tokens: &[Token], stop_words: u8) -> QualitySignals {
-    let words = tokens.len();
-    let mut non_symbol = 0usize;
-    let mut non_symbol_chars = 0usize;
-    let mut alpha = 0usize;
-    for token in tokens {
-        if token.flags & NON_SYMBOL != 0 {
-            non_symbol += 1;
-            non_symbol_chars += token.chars as usize;
-        }
-        if token.flags & ALPHA != 0 {
-            alpha += 1;
-        }
-    }
+/// The quality signals of `text`, whose tokens are `n_words` many, with
+/// the `counts` and `stop_words` mask [`words::tokenize`] gave.
+pub(crate) fn quality_signals(
+    text: &str,
+    n_words: usize,
+    counts: &TokenCounts,
+    stop_words: u8,
+) -> QualitySignals {
+    let TokenCounts {
+        non_symbol,
+        non_symbol_chars,
+        alpha,
+    } = *counts;
     let hashes = memchr::memchr_iter(b'#', text.as_bytes()).count();
     let ellipses = memchr::memmem::find_iter(text.as_bytes(), "...").count()
         + memchr::memmem::find_iter(text.as_bytes(), "…").count();
     let (mut lines, mut bullets, mut end_ellipsis) = (0usize, 0usize, 0usize);
     for line in words::splitlines(text) {
         lines += 1;
-        let start = line.trim_start_matches(words::is_py_space);
-        if start.starts_with('•') || start.starts_with('-') {
-            bullets += 1;
-        }
-        let end = line.trim_end_matches(words::is_py_space);
-        if end.ends_with("...") || end.ends_with('…') {
-            end_ellipsis += 1;
-        }
+        bullets += usize::from(starts_with_bullet(line));
+        end_ellipsis += usize::from(ends_with_ellipsis(line));
     }
     QualitySignals {
-        words,
+        words: n_words,
         non_symbol_words: non_symbol,
         mean_word_length: ratio(non_symbol_chars, non_symbol),
-        hash_ratio: ratio(hashes, words),
-        ellipsis_ratio: ratio(ellipses, words),
+        hash_ratio: ratio(hashes, n_words),
+        ellipsis_ratio: ratio(ellipses, n_words),
         bullet_lines_ratio: ratio(bullets, lines),
         end_ellipsis_lines_ratio: ratio(end_ellipsis, lines),
-        alpha_words_ratio: ratio(alpha, words),
+        alpha_words_ratio: ratio(alpha, n_words),
         stop_words: stop_words.count_ones() as usize,
+    }
+}
+
+/// Whether `line`, its leading whitespace stripped, starts with `•` or
+/// `-`. A line that starts with neither whitespace nor `•` is read from
+/// its first byte.
+#[inline]
+fn starts_with_bullet(line: &str) -> bool {
+    match line.as_bytes().first() {
+        None => false,
+        Some(b'-') => true,
+        Some(&b) if b != 0xE2 && !words::is_py_space(char::from(b)) && b < 0xC2 => false,
+        Some(_) => {
+            let start = line.trim_start_matches(words::is_py_space);
+            start.starts_with('•') || start.starts_with('-')
+        }
+    }
+}
+
+/// Whether `line`, its trailing whitespace stripped, ends with `...` or
+/// `…`. A line whose last byte is ASCII and no whitespace is read from its
+/// last bytes.
+#[inline]
+fn ends_with_ellipsis(line: &str) -> bool {
+    match line.as_bytes().last() {
+        None => false,
+        Some(&b) if b < 0x80 && !words::is_py_space(char::from(b)) => {
+            b == b'.' && line.ends_with("...")
+        }
+        Some(_) => {
+            let end = line.trim_end_matches(words::is_py_space);
+            end.ends_with("...") || end.ends_with('…')
+        }
     }
 }
 

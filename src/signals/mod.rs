@@ -286,21 +286,21 @@ impl Analyser {
         analysis
     }
 
-    /// The words of `text` in `self.tokens` (once per text), and the stop
-    /// words among them.
-    fn tokens(&mut self, text: &str, parts: &mut Parts) -> u8 {
-        if let Some(stop_words) = parts.stop_words {
-            return stop_words;
+    /// The words of `text` in `self.tokens` (once per text), their counts
+    /// and the stop words among them.
+    fn tokens(&mut self, text: &str, parts: &mut Parts) -> (words::TokenCounts, u8) {
+        if let Some(words) = parts.words {
+            return words;
         }
         let mut stop_words = 0u8;
-        words::tokenize(text, &mut self.tokens, |w| {
+        let counts = words::tokenize(text, &mut self.tokens, |w| {
             // Once every stop word is seen, no word adds one.
             if stop_words != u8::MAX {
                 stop_words |= gopher::stop_word_bit(w)
             }
         });
-        parts.stop_words = Some(stop_words);
-        stop_words
+        parts.words = Some((counts, stop_words));
+        (counts, stop_words)
     }
 
     /// The repeated lines of `text` (once per text: Gopher repetition and
@@ -314,8 +314,8 @@ impl Analyser {
     /// Gopher quality's first failure (computed once per text).
     fn gopher_quality(&mut self, text: &str, parts: &mut Parts) -> Option<&'static str> {
         if parts.quality.is_none() {
-            let stop_words = self.tokens(text, parts);
-            let signals = gopher::quality_signals(text, &self.tokens, stop_words);
+            let (counts, stop_words) = self.tokens(text, parts);
+            let signals = gopher::quality_signals(text, self.tokens.len(), &counts, stop_words);
             let failure = gopher::quality_failure(&signals);
             parts.quality = Some((signals, failure));
         }
@@ -344,7 +344,7 @@ impl Analyser {
     fn c4(&mut self, text: &str, parts: &mut Parts) -> Option<&'static str> {
         if parts.c4.is_none() {
             // The words, when a rule set before has split them.
-            let tokens = parts.stop_words.map(|_| self.tokens.as_slice());
+            let tokens = parts.words.map(|_| self.tokens.as_slice());
             let signals = c4::signals(text, tokens, &mut self.c4);
             let failure = c4::failure(&signals);
             parts.c4 = Some((signals, failure));
@@ -371,8 +371,8 @@ struct Parts {
     /// A failing text is dropped (`--filter`): a rule set's values after
     /// its first failure are not needed.
     dropping: bool,
-    /// Set once the text is tokenized: its stop-word mask.
-    stop_words: Option<u8>,
+    /// Set once the text is tokenized: its token counts and stop-word mask.
+    words: Option<(words::TokenCounts, u8)>,
     /// Set once the text's lines are counted (Gopher repetition, FineWeb).
     line_duplicates: Option<gopher::LineDuplicates>,
     quality: Option<(gopher::QualitySignals, Option<&'static str>)>,

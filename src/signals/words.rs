@@ -828,9 +828,7 @@ fn for_each_token<'a>(text: &'a str, sink: &mut impl TokenSink<'a>) {
             .find(|&i| cut_before(i))
             .unwrap_or(pos);
         ascii_words(text, pos, start, sink);
-        let end = (wide + 1..bytes.len())
-            .find(|&i| cut_before(i))
-            .unwrap_or(bytes.len());
+        let end = next_cut(bytes, wide + 1);
         if simple_stretch(&bytes[..end], wide) {
             simple_words(text, start, end, &mut |word| sink.token(word));
         } else {
@@ -838,6 +836,65 @@ fn for_each_token<'a>(text: &'a str, sink: &mut impl TokenSink<'a>) {
         }
         pos = end;
     }
+}
+
+/// The first `i` from `from` (at least 1) before which [`for_each_token`]
+/// may cut `bytes`: after a line feed, or at a [`space_break`]; else the
+/// end of `bytes`. Sixteen positions at a time: the stretch after a
+/// character outside ASCII runs to the end of its line in a text of a
+/// script without ASCII words.
+#[inline]
+fn next_cut(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    // Bit k of a block at `i`: a cut before `i + k`, from the bytes at
+    // `i + k - 1` and `i + k`.
+    while let Some(block) = bytes.get(i - 1..i + 16).and_then(|b| b.first_chunk::<17>()) {
+        let cuts = cuts_in(block);
+        if cuts != 0 {
+            return i + cuts.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    let cut_before = |i: usize| bytes[i - 1] == b'\n' || space_break(bytes, i);
+    (i..bytes.len())
+        .find(|&i| cut_before(i))
+        .unwrap_or(bytes.len())
+}
+
+/// Bit k: a cut before `block[k + 1]` ([`next_cut`]).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn cuts_in(block: &[u8; 17]) -> u32 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86_64 baseline; the loads read bytes 0
+    // to 15 and 1 to 16 of `block`.
+    unsafe {
+        let before = _mm_loadu_si128(block.as_ptr().cast());
+        let at = _mm_loadu_si128(block.as_ptr().add(1).cast());
+        let bits = |x: __m128i| _mm_movemask_epi8(x) as u32;
+        let line_feed = bits(_mm_cmpeq_epi8(before, _mm_set1_epi8(b'\n' as i8)));
+        let space = bits(_mm_cmpeq_epi8(before, _mm_set1_epi8(b' ' as i8)));
+        // ASCII (high bit clear) and no space.
+        let word = !bits(at) & !bits(_mm_cmpeq_epi8(at, _mm_set1_epi8(b' ' as i8)));
+        (line_feed | space & word) & 0xFFFF
+    }
+}
+
+/// [`cuts_in`] byte by byte: the definition, and the version of targets
+/// without SSE2.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn cuts_in_scalar(block: &[u8; 17]) -> u32 {
+    (0..16).fold(0, |cuts, k| {
+        let cut =
+            block[k] == b'\n' || (block[k] == b' ' && block[k + 1] < 0x80 && block[k + 1] != b' ');
+        cuts | u32::from(cut) << k
+    })
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn cuts_in(block: &[u8; 17]) -> u32 {
+    cuts_in_scalar(block)
 }
 
 /// The word-break classes of [`simple_words`], per character of the Basic
@@ -1079,29 +1136,38 @@ fn simple_segment_end(bytes: &[u8], start: usize) -> usize {
         return start + width;
     };
     let mut end = start + width;
-    while let (Some(next), width) = class(end) {
-        state = match (state, next) {
+    // Each character's class is read once: a joint's guard reads the
+    // character after it, which is then the one the segment takes.
+    let mut next = class(end);
+    while let (Some(wb), width) = next {
+        let after = class(end + width);
+        state = match (state, wb) {
             // WB5, WB8, WB9, WB10, WB13a, WB13b
             (Wb::ALetter | Wb::Numeric, Wb::ALetter | Wb::Numeric)
             | (_, Wb::ExtendNumLet)
-            | (Wb::ExtendNumLet, Wb::ALetter | Wb::Numeric) => next,
+            | (Wb::ExtendNumLet, Wb::ALetter | Wb::Numeric) => {
+                state = wb;
+                end += width;
+                next = after;
+                continue;
+            }
             // WB6, WB7
             (Wb::ALetter, Wb::MidLetter | Wb::MidNumLet | Wb::SingleQuote)
-                if class(end + width).0 == Some(Wb::ALetter) =>
+                if after.0 == Some(Wb::ALetter) =>
             {
-                end += width;
                 Wb::ALetter
             }
             // WB11, WB12
             (Wb::Numeric, Wb::MidNum | Wb::MidNumLet | Wb::SingleQuote)
-                if class(end + width).0 == Some(Wb::Numeric) =>
+                if after.0 == Some(Wb::Numeric) =>
             {
-                end += width;
                 Wb::Numeric
             }
             _ => break,
         };
-        end += class(end).1;
+        // The joint and the character after it.
+        end += width + after.1;
+        next = class(end);
     }
     end
 }
@@ -1625,17 +1691,30 @@ fn bmp_flags() -> &'static [u8] {
 }
 
 /// Fills `out` with the tokens of `text`; calls `each` with every token's
-/// bytes.
-pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, each: impl FnMut(&[u8])) {
+/// bytes. Returns the counts of the tokens' flags that the Gopher quality
+/// rules read, summed as the tokens are found rather than in a pass over
+/// `out`.
+pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, each: impl FnMut(&[u8])) -> TokenCounts {
     out.clear();
-    for_each_token(
-        text,
-        &mut Tokens {
-            base: text.as_ptr() as usize,
-            out,
-            each,
-        },
-    );
+    let mut sink = Tokens {
+        base: text.as_ptr() as usize,
+        out,
+        each,
+        counts: TokenCounts::default(),
+    };
+    for_each_token(text, &mut sink);
+    sink.counts
+}
+
+/// Counts over the tokens of a text ([`tokenize`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TokenCounts {
+    /// Tokens with [`NON_SYMBOL`].
+    pub non_symbol: usize,
+    /// Their characters.
+    pub non_symbol_chars: usize,
+    /// Tokens with [`ALPHA`].
+    pub alpha: usize,
 }
 
 /// The [`TokenSink`] of [`tokenize`]. Its methods are inlined into the
@@ -1645,6 +1724,7 @@ struct Tokens<'o, F> {
     base: usize,
     out: &'o mut Vec<Token>,
     each: F,
+    counts: TokenCounts,
 }
 
 impl<F: FnMut(&[u8])> Tokens<'_, F> {
@@ -1656,6 +1736,11 @@ impl<F: FnMut(&[u8])> Tokens<'_, F> {
             chars,
             flags,
         });
+        // Added without a branch: which flags a token has is a coin toss.
+        let non_symbol = usize::from(flags & NON_SYMBOL != 0);
+        self.counts.non_symbol += non_symbol;
+        self.counts.non_symbol_chars += non_symbol * chars as usize;
+        self.counts.alpha += usize::from(flags & ALPHA != 0);
         (self.each)(word);
     }
 }
@@ -1854,6 +1939,11 @@ mod tests {
             whole[..32].copy_from_slice(&block);
             whole[32..].copy_from_slice(&other);
             prop_assert_eq!(ascii_masks(&whole), ascii_masks_scalar(&whole));
+        }
+
+        #[test]
+        fn cuts_equal_the_scalar_definition(block in proptest::array::uniform17(proptest::sample::select(vec![b' ', b'\n', b'a', b'.', 0xD0, 0x80, 0x09]))) {
+            prop_assert_eq!(cuts_in(&block), cuts_in_scalar(&block));
         }
 
         #[test]
