@@ -358,14 +358,13 @@ pub(crate) fn quality_signals(
 }
 
 /// Whether `line`, its leading whitespace stripped, starts with `•` or
-/// `-`. A line that starts with neither whitespace nor `•` is read from
-/// its first byte.
+/// `-`. A line whose first byte is ASCII and no whitespace is read from
+/// that byte.
 #[inline]
 fn starts_with_bullet(line: &str) -> bool {
     match line.as_bytes().first() {
         None => false,
-        Some(b'-') => true,
-        Some(&b) if b != 0xE2 && !words::is_py_space(char::from(b)) && b < 0xC2 => false,
+        Some(&b) if b < 0x80 && !words::is_py_space(char::from(b)) => b == b'-',
         Some(_) => {
             let start = line.trim_start_matches(words::is_py_space);
             start.starts_with('•') || start.starts_with('-')

@@ -1141,33 +1141,35 @@ fn simple_segment_end(bytes: &[u8], start: usize) -> usize {
     let mut next = class(end);
     while let (Some(wb), width) = next {
         let after = class(end + width);
-        state = match (state, wb) {
+        let joint = match (state, wb) {
             // WB5, WB8, WB9, WB10, WB13a, WB13b
             (Wb::ALetter | Wb::Numeric, Wb::ALetter | Wb::Numeric)
             | (_, Wb::ExtendNumLet)
-            | (Wb::ExtendNumLet, Wb::ALetter | Wb::Numeric) => {
-                state = wb;
-                end += width;
-                next = after;
-                continue;
-            }
+            | (Wb::ExtendNumLet, Wb::ALetter | Wb::Numeric) => false,
             // WB6, WB7
             (Wb::ALetter, Wb::MidLetter | Wb::MidNumLet | Wb::SingleQuote)
                 if after.0 == Some(Wb::ALetter) =>
             {
-                Wb::ALetter
+                true
             }
             // WB11, WB12
             (Wb::Numeric, Wb::MidNum | Wb::MidNumLet | Wb::SingleQuote)
                 if after.0 == Some(Wb::Numeric) =>
             {
-                Wb::Numeric
+                true
             }
             _ => break,
         };
-        // The joint and the character after it.
-        end += width + after.1;
-        next = class(end);
+        if joint {
+            // The joint and the letter or digit after it, whose class the
+            // segment goes on with.
+            end += width + after.1;
+            next = class(end);
+        } else {
+            state = wb;
+            end += width;
+            next = after;
+        }
     }
     end
 }
