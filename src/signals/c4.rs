@@ -94,13 +94,9 @@ pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, scratch: &mut Scratc
     lower.clear();
     lower.push_str(text);
     lower.make_ascii_lowercase();
-    for (pattern, finder) in phrase_finders().iter().enumerate() {
-        phrases.extend(
-            finder
-                .find_iter(lower.as_bytes())
-                .map(|at| (at, at + finder.needle().len(), pattern as u8)),
-        );
-    }
+    each_phrase(lower.as_bytes(), |at, to, pattern| {
+        phrases.push((at, to, pattern))
+    });
     phrases.sort_unstable();
     let mut next_phrase = 0;
     // Offsets of tokens fit in a u32 only below 4 GiB.
@@ -151,11 +147,7 @@ pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, scratch: &mut Scratc
             }
         } else {
             let line = line.to_ascii_lowercase();
-            for (pattern, finder) in phrase_finders().iter().enumerate() {
-                if finder.find(line.as_bytes()).is_some() {
-                    held |= 1 << pattern;
-                }
-            }
+            each_phrase(line.as_bytes(), |_, _, pattern| held |= 1 << pattern);
         }
         if held & 1 << LOREM_IPSUM != 0 {
             s.page_rule.get_or_insert("lorem_ipsum");
@@ -262,23 +254,70 @@ fn any_within(offsets: &[usize], next: &mut usize, start: usize, end: usize) -> 
     offsets.get(*next).is_some_and(|&at| at < end)
 }
 
-/// Pattern numbers of [`phrase_finders`]: `lorem ipsum`, `javascript`,
-/// then the policy phrases.
+/// Numbers of the [`PHRASES`]: `lorem ipsum`, `javascript`, then the
+/// policy phrases.
 const LOREM_IPSUM: u32 = 0;
 const JAVASCRIPT: u32 = 1;
 const POLICY: u32 = 2;
 
-/// The phrases of the rules (`lorem ipsum`, `javascript`,
-/// [`POLICY_SUBSTRINGS`]), searched in the text lowercased in ASCII (C4
-/// folds case in ASCII only): the whole text once per phrase, rather than
-/// each line.
-fn phrase_finders() -> &'static [memmem::Finder<'static>; 2 + POLICY_SUBSTRINGS.len()] {
-    static FINDERS: OnceLock<[memmem::Finder<'static>; 2 + POLICY_SUBSTRINGS.len()]> =
+/// The phrases of the rules: `lorem ipsum`, `javascript`, then
+/// [`POLICY_SUBSTRINGS`], numbered in that order.
+const PHRASES: [&str; 2 + POLICY_SUBSTRINGS.len()] = [
+    "lorem ipsum",
+    "javascript",
+    POLICY_SUBSTRINGS[0],
+    POLICY_SUBSTRINGS[1],
+    POLICY_SUBSTRINGS[2],
+    POLICY_SUBSTRINGS[3],
+    POLICY_SUBSTRINGS[4],
+    POLICY_SUBSTRINGS[5],
+];
+
+/// The word the searches of [`each_phrase`] share.
+const COOKIE: &str = "cookie";
+
+/// Calls `each(start, end, phrase number)` for every occurrence of a
+/// [`PHRASES`] phrase in `lower` (a text or a line lowercased in ASCII:
+/// C4 folds case in ASCII only). Each phrase without `cookie` is searched
+/// for on its own; the four with it come from one search of `cookie`,
+/// each found where its `cookie` is. No phrase overlaps itself, so either
+/// way every occurrence is found once.
+fn each_phrase(lower: &[u8], mut each: impl FnMut(usize, usize, u8)) {
+    let (alone, cookie) = phrase_finders();
+    for &(pattern, ref finder) in alone {
+        for at in finder.find_iter(lower) {
+            each(at, at + finder.needle().len(), pattern);
+        }
+    }
+    let with_cookie = PHRASES
+        .iter()
+        .enumerate()
+        .filter_map(|(pattern, phrase)| Some((pattern as u8, phrase, phrase.find(COOKIE)?)));
+    for at in cookie.find_iter(lower) {
+        for (pattern, phrase, offset) in with_cookie.clone() {
+            let Some(start) = at.checked_sub(offset) else {
+                continue;
+            };
+            if lower[start..].starts_with(phrase.as_bytes()) {
+                each(start, start + phrase.len(), pattern);
+            }
+        }
+    }
+}
+
+/// The searches of [`each_phrase`]: one per phrase without `cookie`, with
+/// its number, and the one of `cookie`.
+fn phrase_finders() -> &'static (Vec<(u8, memmem::Finder<'static>)>, memmem::Finder<'static>) {
+    static FINDERS: OnceLock<(Vec<(u8, memmem::Finder<'static>)>, memmem::Finder<'static>)> =
         OnceLock::new();
     FINDERS.get_or_init(|| {
-        let mut patterns = ["lorem ipsum", "javascript", "", "", "", "", "", ""];
-        patterns[2..].copy_from_slice(&POLICY_SUBSTRINGS);
-        patterns.map(memmem::Finder::new)
+        let alone = PHRASES
+            .iter()
+            .enumerate()
+            .filter(|(_, phrase)| !phrase.contains(COOKIE))
+            .map(|(pattern, phrase)| (pattern as u8, memmem::Finder::new(phrase)))
+            .collect();
+        (alone, memmem::Finder::new(COOKIE))
     })
 }
 
@@ -403,6 +442,49 @@ impl Sentences {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every occurrence of each phrase, searched for on its own.
+    fn phrases_one_by_one(lower: &[u8]) -> Vec<(usize, usize, u8)> {
+        let mut found: Vec<_> = PHRASES
+            .iter()
+            .enumerate()
+            .flat_map(|(pattern, phrase)| {
+                memmem::find_iter(lower, phrase)
+                    .map(move |at| (at, at + phrase.len(), pattern as u8))
+            })
+            .collect();
+        found.sort_unstable();
+        found
+    }
+
+    #[test]
+    fn phrases_found_through_cookie_are_those_searched_one_by_one() {
+        let mut texts = crate::signals::gold_texts(&["scrapinghub", "wcxb_dev"]);
+        texts.push(
+            "This site uses cookies. We use cookies; see the use of cookies in our Cookie \
+             Policy, privacy policy and terms of use. cookie cookies use cookie uses cookie"
+                .to_owned(),
+        );
+        texts.push("cookie policy".into());
+        texts.push("uses cookies".into());
+        let mut with_cookie = 0;
+        for text in texts {
+            let lower = text.to_ascii_lowercase();
+            let mut found = Vec::new();
+            each_phrase(lower.as_bytes(), |at, to, pattern| {
+                found.push((at, to, pattern))
+            });
+            found.sort_unstable();
+            let expected = phrases_one_by_one(lower.as_bytes());
+            with_cookie += expected
+                .iter()
+                .filter(|p| PHRASES[p.2 as usize].contains(COOKIE))
+                .count();
+            assert_eq!(found, expected, "{text:?}");
+        }
+        // The texts have phrases found through `cookie` to compare.
+        assert!(with_cookie >= 10, "{with_cookie}");
+    }
 
     #[test]
     fn ascii_words_counted_as_the_char_split() {
