@@ -1326,8 +1326,9 @@ static ASCII_START: [Start; 128] = {
 /// In bulk first: the 64 bytes from the current position are classified
 /// into bit masks ([`ascii_masks`]), and up to the first byte where a rule
 /// beyond "a run of letters and digits is a word, any other character but
-/// a space is a token" may apply (a `_`; a joint before a letter or digit;
-/// a full stop before a full stop), tokens are found with
+/// a space is a token" may apply (a `_`; a joint before a letter or digit,
+/// or a hyphen before a digit; a full stop before a full stop), tokens are
+/// found with
 /// `trailing_zeros` and no branch per byte: a run of letters and digits
 /// followed by a space or a mark there is whole ([`plain_word_end`]), but
 /// a single letter before a full stop (`J.`). The token at that byte (or
@@ -1339,10 +1340,15 @@ fn ascii_words<'a>(text: &'a str, start: usize, end: usize, sink: &mut impl Toke
     while i < end {
         let m = ascii_masks_at(bytes, i);
         let valid = low_bits((end - i).min(64) as u32);
-        // Bit k: byte k + 1 is a letter or digit (unknown for the last
-        // byte, so a joint there stops the bulk).
+        // Bit k: byte k + 1 is a letter or digit, or a digit (unknown for
+        // the last byte, so a joint there stops the bulk).
         let before_alnum = m.alnum >> 1 | 1 << 63;
-        let hard = m.underscore | (m.joint | m.dot) & before_alnum | m.dot & m.dot >> 1 | !valid;
+        let before_digit = (m.alnum & !m.letter) >> 1 | 1 << 63;
+        let hard = m.underscore
+            | (m.joint | m.dot) & before_alnum
+            | m.hyphen & before_digit
+            | m.dot & m.dot >> 1
+            | !valid;
         let limit = hard.trailing_zeros();
         let region = low_bits(limit);
         let words = m.alnum & region;
@@ -1430,9 +1436,11 @@ struct AsciiMasks {
     dot: u64,
     /// `_`
     underscore: u64,
-    /// The joints of [`plain_word_end`] but the full stop: `:` `,` `;`
-    /// `'` `-` `/`.
+    /// The joints of [`plain_word_end`] but the full stop and the hyphen:
+    /// `:` `,` `;` `'` `/`.
     joint: u64,
+    /// `-`, which joins a word only before a digit.
+    hyphen: u64,
 }
 
 /// [`ascii_masks`] of the 64 bytes of `bytes` from `at`; past the end,
@@ -1482,7 +1490,7 @@ unsafe fn ascii_masks_sse2(block: &[u8; 64]) -> AsciiMasks {
         let eq = |b: u8| _mm_cmpeq_epi8(v, splat(b));
         let joint = _mm_or_si128(
             _mm_or_si128(_mm_or_si128(eq(b':'), eq(b',')), eq(b';')),
-            _mm_or_si128(_mm_or_si128(eq(b'\''), eq(b'-')), eq(b'/')),
+            _mm_or_si128(eq(b'\''), eq(b'/')),
         );
         m.letter |= bits(letter);
         m.alnum |= bits(alnum);
@@ -1490,6 +1498,7 @@ unsafe fn ascii_masks_sse2(block: &[u8; 64]) -> AsciiMasks {
         m.dot |= bits(eq(b'.'));
         m.underscore |= bits(eq(b'_'));
         m.joint |= bits(joint);
+        m.hyphen |= bits(eq(b'-'));
     }
     m
 }
@@ -1516,8 +1525,11 @@ fn ascii_masks_scalar(block: &[u8; 64]) -> AsciiMasks {
         if b == b'_' {
             m.underscore |= bit;
         }
-        if matches!(b, b':' | b',' | b';' | b'\'' | b'-' | b'/') {
+        if matches!(b, b':' | b',' | b';' | b'\'' | b'/') {
             m.joint |= bit;
+        }
+        if b == b'-' {
+            m.hyphen |= bit;
         }
     }
     m
@@ -1570,8 +1582,9 @@ fn alnum_run(bytes: &[u8], start: usize) -> (usize, bool) {
 /// token: [`ascii_segment_end`] and [`ascii_glue`] would end it at `end`.
 /// `_` joins a word segment (WB13a); `:` `,` `;` `.` `'` join it only
 /// before a letter or digit (WB6, WB7, WB11, WB12), and so do the joints
-/// `-` `:` `.` `,` `/` glue on; a full stop after a single letter is glued
-/// to it (`J.`) unless an ellipsis follows.
+/// `:` `.` `,` `/` glue on; `-` is glued on only before a digit and after
+/// a letter; a full stop after a single letter is glued to it (`J.`)
+/// unless an ellipsis follows.
 #[inline]
 fn plain_word_end(bytes: &[u8], start: usize, end: usize, letters: bool) -> bool {
     let Some(&joint) = bytes.get(end) else {
@@ -1581,7 +1594,10 @@ fn plain_word_end(bytes: &[u8], start: usize, end: usize, letters: bool) -> bool
     let before_word = next.is_some_and(|b| b.is_ascii_alphanumeric());
     match joint {
         b'_' => false,
-        b':' | b',' | b';' | b'\'' | b'-' | b'/' => !before_word,
+        b':' | b',' | b';' | b'\'' | b'/' => !before_word,
+        // Glued on before a digit after a letter: whole after a digit or
+        // before anything else.
+        b'-' => bytes[end - 1].is_ascii_digit() || !next.is_some_and(|b| b.is_ascii_digit()),
         b'.' => !before_word && (end - start > 1 || !letters || next == Some(b'.')),
         _ => true,
     }
