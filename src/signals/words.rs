@@ -1340,8 +1340,9 @@ fn ascii_words<'a>(text: &'a str, start: usize, end: usize, sink: &mut impl Toke
     while i < end {
         let m = ascii_masks_at(bytes, i);
         let valid = low_bits((end - i).min(64) as u32);
-        // Bit k: byte k + 1 is a letter or digit, or a digit (unknown for
-        // the last byte, so a joint there stops the bulk).
+        // Bit k: byte k + 1 is a letter or digit (`before_alnum`), a digit
+        // (`before_digit`); unknown for the last byte, so a joint there
+        // stops the bulk.
         let before_alnum = m.alnum >> 1 | 1 << 63;
         let before_digit = (m.alnum & !m.letter) >> 1 | 1 << 63;
         let hard = m.underscore
