@@ -375,6 +375,13 @@ fn space_break(bytes: &[u8], i: usize) -> bool {
     bytes[i - 1] == b' ' && bytes[i] < 0x80 && bytes[i] != b' '
 }
 
+/// Whether [`for_each_token`] may cut `bytes` before `bytes[i]` (`i` at
+/// least 1): after a line feed (WB3a), or at a [`space_break`].
+#[inline]
+fn cut_before(bytes: &[u8], i: usize) -> bool {
+    bytes[i - 1] == b'\n' || space_break(bytes, i)
+}
+
 impl<'a> Iterator for Segments<'a> {
     type Item = (usize, &'a str);
 
@@ -856,7 +863,6 @@ trait TokenSink<'a> {
 /// ASCII mark).
 fn for_each_token<'a>(text: &'a str, sink: &mut impl TokenSink<'a>) {
     let bytes = text.as_bytes();
-    let cut_before = |i: usize| bytes[i - 1] == b'\n' || space_break(bytes, i);
     let mut pos = 0;
     while pos < bytes.len() {
         let Some(wide) = first_non_ascii(&bytes[pos..]).map(|w| pos + w) else {
@@ -865,7 +871,7 @@ fn for_each_token<'a>(text: &'a str, sink: &mut impl TokenSink<'a>) {
         };
         let start = (pos + 1..=wide)
             .rev()
-            .find(|&i| cut_before(i))
+            .find(|&i| cut_before(bytes, i))
             .unwrap_or(pos);
         ascii_words(text, pos, start, sink);
         let end = next_cut(bytes, wide + 1);
@@ -878,9 +884,8 @@ fn for_each_token<'a>(text: &'a str, sink: &mut impl TokenSink<'a>) {
     }
 }
 
-/// The first `i` from `from` (at least 1) before which [`for_each_token`]
-/// may cut `bytes`: after a line feed, or at a [`space_break`]; else the
-/// end of `bytes`. Sixteen positions at a time: the stretch after a
+/// The first `i` from `from` (at least 1) that is a [`cut_before`] in
+/// `bytes`, else the end of `bytes`. Sixteen positions at a time: the stretch after a
 /// character outside ASCII runs to the end of its line in a text of a
 /// script without ASCII words.
 #[inline]
@@ -895,13 +900,12 @@ fn next_cut(bytes: &[u8], from: usize) -> usize {
         }
         i += 16;
     }
-    let cut_before = |i: usize| bytes[i - 1] == b'\n' || space_break(bytes, i);
     (i..bytes.len())
-        .find(|&i| cut_before(i))
+        .find(|&i| cut_before(bytes, i))
         .unwrap_or(bytes.len())
 }
 
-/// Bit k: a cut before `block[k + 1]` ([`next_cut`]).
+/// Bit k: a [`cut_before`] `block[k + 1]` ([`next_cut`]).
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn cuts_in(block: &[u8; 17]) -> u32 {
@@ -924,11 +928,7 @@ fn cuts_in(block: &[u8; 17]) -> u32 {
 /// without SSE2.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 fn cuts_in_scalar(block: &[u8; 17]) -> u32 {
-    (0..16).fold(0, |cuts, k| {
-        let cut =
-            block[k] == b'\n' || (block[k] == b' ' && block[k + 1] < 0x80 && block[k + 1] != b' ');
-        cuts | u32::from(cut) << k
-    })
+    (0..16).fold(0, |cuts, k| cuts | u32::from(cut_before(block, k + 1)) << k)
 }
 
 #[cfg(not(target_arch = "x86_64"))]
