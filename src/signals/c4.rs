@@ -283,18 +283,14 @@ const COOKIE: &str = "cookie";
 /// each found where its `cookie` is. No phrase overlaps itself, so either
 /// way every occurrence is found once.
 fn each_phrase(lower: &[u8], mut each: impl FnMut(usize, usize, u8)) {
-    let (alone, cookie) = phrase_finders();
-    for &(pattern, ref finder) in alone {
+    let searches = phrase_searches();
+    for (pattern, finder) in &searches.alone {
         for at in finder.find_iter(lower) {
-            each(at, at + finder.needle().len(), pattern);
+            each(at, at + finder.needle().len(), *pattern);
         }
     }
-    let with_cookie = PHRASES
-        .iter()
-        .enumerate()
-        .filter_map(|(pattern, phrase)| Some((pattern as u8, phrase, phrase.find(COOKIE)?)));
-    for at in cookie.find_iter(lower) {
-        for (pattern, phrase, offset) in with_cookie.clone() {
+    for at in searches.cookie.find_iter(lower) {
+        for &(pattern, phrase, offset) in &searches.with_cookie {
             let Some(start) = at.checked_sub(offset) else {
                 continue;
             };
@@ -305,19 +301,34 @@ fn each_phrase(lower: &[u8], mut each: impl FnMut(usize, usize, u8)) {
     }
 }
 
-/// The searches of [`each_phrase`]: one per phrase without `cookie`, with
-/// its number, and the one of `cookie`.
-fn phrase_finders() -> &'static (Vec<(u8, memmem::Finder<'static>)>, memmem::Finder<'static>) {
-    static FINDERS: OnceLock<(Vec<(u8, memmem::Finder<'static>)>, memmem::Finder<'static>)> =
-        OnceLock::new();
-    FINDERS.get_or_init(|| {
-        let alone = PHRASES
-            .iter()
-            .enumerate()
-            .filter(|(_, phrase)| !phrase.contains(COOKIE))
-            .map(|(pattern, phrase)| (pattern as u8, memmem::Finder::new(phrase)))
-            .collect();
-        (alone, memmem::Finder::new(COOKIE))
+/// The searches of [`each_phrase`], the phrases sorted into them once.
+struct PhraseSearches {
+    /// Each phrase without `cookie`: its number and its search.
+    alone: Vec<(u8, memmem::Finder<'static>)>,
+    /// The search of `cookie`.
+    cookie: memmem::Finder<'static>,
+    /// Each phrase with `cookie`: its number, the phrase and where its
+    /// `cookie` starts in it.
+    with_cookie: Vec<(u8, &'static str, usize)>,
+}
+
+fn phrase_searches() -> &'static PhraseSearches {
+    static SEARCHES: OnceLock<PhraseSearches> = OnceLock::new();
+    SEARCHES.get_or_init(|| {
+        let mut searches = PhraseSearches {
+            alone: Vec::new(),
+            cookie: memmem::Finder::new(COOKIE),
+            with_cookie: Vec::new(),
+        };
+        for (pattern, phrase) in PHRASES.iter().enumerate() {
+            match phrase.find(COOKIE) {
+                Some(offset) => searches.with_cookie.push((pattern as u8, phrase, offset)),
+                None => searches
+                    .alone
+                    .push((pattern as u8, memmem::Finder::new(phrase))),
+            }
+        }
+        searches
     })
 }
 
