@@ -27,7 +27,7 @@
 //!   the minimum over the shingles. A text with fewer than 5 words has no
 //!   signature (datatrove skips it).
 
-use super::words;
+use super::words::{self, low_bits};
 use std::sync::OnceLock;
 use unicode_normalization::UnicodeNormalization;
 use xxhash_rust::xxh64::xxh64;
@@ -87,12 +87,8 @@ pub fn simplify(text: &str, out: &mut String, scratch: &mut String) {
                     i = number_end(lower, i);
                     push_char('0', &mut pending_space, scratch);
                 }
-                Ascii::Separator => {
-                    pending_space = true;
-                    i += 1;
-                }
-                Ascii::Kept => {
-                    i = copy_kept_run(lower, i, 1, &mut pending_space, scratch);
+                Ascii::Separator | Ascii::Kept => {
+                    i = ascii_run(bytes, i, &mut pending_space, scratch);
                 }
             }
             continue;
@@ -175,7 +171,7 @@ pub fn simplify(text: &str, out: &mut String, scratch: &mut String) {
 }
 
 /// Copies the run of characters starting at `lower[start..]` (its first
-/// character `first_width` bytes long, kept ASCII or plain) that are kept
+/// character plain, outside ASCII, `first_width` bytes long) that are kept
 /// ASCII characters or plain characters, lowering the ASCII ones, after a
 /// pending space; returns the run's end. Letters with single spaces
 /// between them go 16 bytes at a time ([`letters_and_spaces`]): a space
@@ -229,6 +225,184 @@ fn copy_kept_run(
         i += width;
     }
     i
+}
+
+/// Writes what [`simplify`] writes for the ASCII bytes from `start` up to
+/// the first decimal digit or byte outside ASCII (or the end), 64 bytes at
+/// a time; returns where it stopped. A block's bytes are classified into
+/// bit masks and its lowered bytes, separators as spaces
+/// ([`ascii_block_at`]); a byte is written when it is kept, or when it
+/// starts a run of separators that has a kept byte on either side, which
+/// is the one space such a run becomes. The runs at the ends stay pending
+/// as the byte-by-byte loop would leave them: a run at the start of the
+/// text writes nothing, a run before a block's end (or a digit) sets
+/// `pending_space`, and a pending space is written before the next kept
+/// byte.
+#[inline]
+fn ascii_run(bytes: &[u8], start: usize, pending_space: &mut bool, out: &mut String) -> usize {
+    let mut i = start;
+    loop {
+        let block = ascii_block_at(bytes, i);
+        let limit = block.stop.trailing_zeros();
+        let region = low_bits(limit);
+        let separators = block.separator & region;
+        let kept = !block.separator & region;
+        if kept == 0 {
+            *pending_space |= separators != 0;
+        } else {
+            let first = kept.trailing_zeros();
+            let last = 63 - kept.leading_zeros();
+            // The first separator of each run (one before the block, if a
+            // space is pending, goes on into it).
+            let mut starts = separators & !(separators << 1 | u64::from(*pending_space));
+            if *pending_space {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+            } else if out.is_empty() {
+                starts &= !low_bits(first);
+            }
+            starts &= low_bits(last);
+            *pending_space = separators >> last != 0;
+            compact(&block.lowered, kept | starts, limit as usize, out);
+        }
+        i += limit as usize;
+        if limit < 64 {
+            return i;
+        }
+    }
+}
+
+/// Appends the bytes of `lowered[..len]` whose bit is set in `keep` (ASCII
+/// bytes) to `out`, eight at a time where all eight are kept.
+#[inline(always)]
+fn compact(lowered: &[u8; 64], keep: u64, len: usize, out: &mut String) {
+    // SAFETY: only ASCII bytes are appended.
+    let out = unsafe { out.as_mut_vec() };
+    out.reserve(64);
+    let base = out.len();
+    let spare = &mut out.spare_capacity_mut()[..64];
+    let mut written = 0;
+    for (chunk, eight) in lowered.chunks_exact(8).enumerate().take(len.div_ceil(8)) {
+        let bits = (keep >> (8 * chunk)) as u8;
+        if bits == 0xff {
+            for (slot, &b) in spare[written..written + 8].iter_mut().zip(eight) {
+                slot.write(b);
+            }
+            written += 8;
+        } else {
+            for (k, &b) in eight.iter().enumerate() {
+                spare[written].write(b);
+                written += usize::from(bits >> k & 1);
+            }
+        }
+    }
+    // SAFETY: the `written` bytes after `base` were written above (each
+    // slot up to `written` holds the last byte written there, a kept one).
+    unsafe { out.set_len(base + written) };
+}
+
+/// 64 bytes as [`ascii_run`] sees them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct AsciiBlock {
+    /// Each byte lowered if it is kept (a letter), else a space.
+    lowered: [u8; 64],
+    /// [`Ascii::Separator`] bytes.
+    separator: u64,
+    /// Decimal digits, bytes outside ASCII, and the positions past the end
+    /// of the text: where [`ascii_run`] stops.
+    stop: u64,
+}
+
+/// The [`AsciiBlock`] of the 64 bytes of `bytes` from `at`.
+#[inline(always)]
+fn ascii_block_at(bytes: &[u8], at: usize) -> AsciiBlock {
+    let tail = &bytes[at..];
+    match tail.first_chunk::<64>() {
+        Some(block) => ascii_block(block),
+        None => {
+            let mut padded = [0u8; 64];
+            padded[..tail.len()].copy_from_slice(tail);
+            let mut block = ascii_block(&padded);
+            block.stop |= !low_bits(tail.len() as u32);
+            block
+        }
+    }
+}
+
+/// The [`AsciiBlock`] of `block`, 16 bytes at a time.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn ascii_block(block: &[u8; 64]) -> AsciiBlock {
+    use std::arch::x86_64::*;
+    let mut out = AsciiBlock {
+        lowered: [0; 64],
+        separator: 0,
+        stop: 0,
+    };
+    for k in 0..4 {
+        // SAFETY: SSE2 is part of the x86_64 baseline; the load and the
+        // store touch the 16 bytes at `16 * k` of `block` and of `lowered`.
+        unsafe {
+            let v = _mm_loadu_si128(block.as_ptr().add(16 * k).cast());
+            // Signed compares: a byte from 0x80 is negative, in no range.
+            let within = |x: __m128i, lo: u8, hi: u8| {
+                _mm_and_si128(
+                    _mm_cmpgt_epi8(x, _mm_set1_epi8(lo as i8 - 1)),
+                    _mm_cmplt_epi8(x, _mm_set1_epi8(hi as i8 + 1)),
+                )
+            };
+            // In ASCII the kept characters are the letters; every other
+            // byte but a digit is a separator (`ascii_block_scalar` is the
+            // definition, the tests compare the two on every byte).
+            let folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
+            let letter = within(folded, b'a', b'z');
+            let digit = within(v, b'0', b'9');
+            let lowered = _mm_or_si128(
+                _mm_and_si128(letter, folded),
+                _mm_andnot_si128(letter, _mm_set1_epi8(b' ' as i8)),
+            );
+            _mm_storeu_si128(out.lowered.as_mut_ptr().add(16 * k).cast(), lowered);
+            let bits = |m: __m128i| u64::from(_mm_movemask_epi8(m) as u16) << (16 * k);
+            // `v`'s sign bits: the bytes outside ASCII.
+            let stop = bits(_mm_or_si128(digit, v));
+            out.separator |= !(bits(letter) | stop) & 0xffff << (16 * k);
+            out.stop |= stop;
+        }
+    }
+    out
+}
+
+/// [`ascii_block`] byte by byte from [`ascii_classes`]: the definition,
+/// and the version of targets other than x86_64.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn ascii_block_scalar(block: &[u8; 64]) -> AsciiBlock {
+    let classes = ascii_classes();
+    let mut out = AsciiBlock {
+        lowered: *block,
+        separator: 0,
+        stop: 0,
+    };
+    for (k, b) in out.lowered.iter_mut().enumerate() {
+        match classes.get(usize::from(*b)) {
+            Some(Ascii::Separator) => {
+                out.separator |= 1 << k;
+                *b = b' ';
+            }
+            Some(Ascii::Kept) => *b = b.to_ascii_lowercase(),
+            Some(Ascii::Digit) | None => {
+                out.stop |= 1 << k;
+                *b = b' ';
+            }
+        }
+    }
+    out
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn ascii_block(block: &[u8; 64]) -> AsciiBlock {
+    ascii_block_scalar(block)
 }
 
 /// The longest prefix of `block` made of ASCII letters and of spaces
@@ -859,6 +1033,16 @@ mod tests {
             assert_simplify_as_reference(&text);
         }
 
+        /// Texts over several of `ascii_run`'s 64-byte blocks: runs of
+        /// separators across a block's end, at the text's ends, before a
+        /// digit or a character outside ASCII.
+        #[test]
+        fn long_ascii_simplify_equals_the_char_by_char_reference(
+            text in "([a-zA-Z\x01]{0,9}[ .,;:'\"_\r\n\t\x1c!#/$()-]{0,3}){0,40}(9|\u{e9}|\u{4e2d}|\u{2019})?([a-zA-Z]{0,9}[ .,\n-]{0,70}){0,8}"
+        ) {
+            assert_simplify_as_reference(&text);
+        }
+
         /// Long runs of words and single or double spaces, as prose has
         /// them: the 16-byte path of `copy_kept_run`, and its ends.
         #[test]
@@ -875,6 +1059,32 @@ mod tests {
             ))
         ) {
             proptest::prop_assert_eq!(letters_and_spaces(&block), letters_and_spaces_scalar(&block));
+        }
+    }
+
+    /// Every byte value at every position of a block is classified as
+    /// `ascii_classes` says, the SSE2 way as the scalar way.
+    #[test]
+    fn ascii_block_classes_every_byte_as_the_table() {
+        let classes = ascii_classes();
+        for b in 0..=255u8 {
+            for at in 0..64 {
+                let mut block = [b'a'; 64];
+                block[at] = b;
+                let got = ascii_block(&block);
+                assert_eq!(got, ascii_block_scalar(&block), "byte {b:#x} at {at}");
+                let bit = 1u64 << at;
+                let (separator, stop, lowered) = match classes.get(usize::from(b)) {
+                    Some(Ascii::Separator) => (true, false, b' '),
+                    Some(Ascii::Kept) => (false, false, b.to_ascii_lowercase()),
+                    Some(Ascii::Digit) | None => (false, true, b' '),
+                };
+                assert_eq!(got.separator & bit != 0, separator, "byte {b:#x}");
+                assert_eq!(got.stop & bit != 0, stop, "byte {b:#x}");
+                assert_eq!(got.lowered[at], lowered, "byte {b:#x}");
+                assert_eq!(got.separator & !bit, 0);
+                assert_eq!(got.stop & !bit, 0);
+            }
         }
     }
 

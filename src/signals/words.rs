@@ -1389,7 +1389,7 @@ fn ascii_words<'a>(text: &'a str, start: usize, end: usize, sink: &mut impl Toke
 
 /// The `n` low bits set (`n` ≤ 64).
 #[inline]
-fn low_bits(n: u32) -> u64 {
+pub(crate) fn low_bits(n: u32) -> u64 {
     u64::MAX.checked_shr(64 - n).unwrap_or(0)
 }
 
