@@ -191,23 +191,6 @@ impl HashTable {
         !found
     }
 
-    /// The slot of `key` and how many times it was counted (0, and the
-    /// free slot it would take, if never).
-    #[inline]
-    fn entry_of(&self, key: u64) -> (u32, u32) {
-        let mut i = self.home(key);
-        loop {
-            let slot = &self.slots[i];
-            if slot.stamp != self.generation {
-                return (i as u32, 0);
-            }
-            if slot.key == key {
-                return (i as u32, slot.count);
-            }
-            i = (i + 1) & self.mask;
-        }
-    }
-
     /// The slots in use: every slot index this table gives is below it.
     fn size(&self) -> usize {
         self.mask + 1
@@ -225,14 +208,12 @@ impl HashTable {
         (i as u32, slot.count)
     }
 
-    /// The slot and count of `key`, which [`HashTable::count`] said is
-    /// in slot `i` (looked up again if the table has grown since).
+    /// The count of the key [`HashTable::count`] said is in slot `i`,
+    /// which holds while the table has not grown since: while at most as
+    /// many keys as [`HashTable::clear`] was told are counted.
     #[inline]
-    fn entry_at(&self, i: u32, key: u64) -> (u32, u32) {
-        match self.slots.get(i as usize) {
-            Some(slot) if slot.key == key && slot.stamp == self.generation => (i, slot.count),
-            _ => self.entry_of(key),
-        }
+    fn count_at(&self, i: u32) -> u32 {
+        self.slots[i as usize].count
     }
 
     /// Doubles the slots in use, keeping the keys.
@@ -260,66 +241,82 @@ pub(crate) struct Scratch {
     seen: HashTable,
     /// Per word, its hash ([`words::token_hashes`]).
     hashes: Vec<u64>,
-    /// Per word, the hash of the n-gram starting there (kept up to date at
-    /// the candidates only).
-    grams: Vec<u64>,
     /// Positions whose n-gram may repeat, in order.
     candidates: Vec<u32>,
-    /// The slot of each candidate's n-gram in `counts`.
+    /// Per candidate, the hash of its n-gram: read in order, beside the
+    /// candidates, rather than at their positions in a per-word array.
+    grams: Vec<u64>,
+    /// Per candidate, the slot of its n-gram in `counts`.
     slots: Vec<u32>,
     /// One bit per slot of `counts`: the n-gram was met by
     /// `find_all_duplicate`'s scan.
     visited: Vec<u64>,
-    /// The bits of [`keep_maybe_repeated`].
+    /// The bits of [`MaybeRepeated`].
     once: Vec<u64>,
     twice: Vec<u64>,
 }
 
 /// Below this many candidates the n-grams are counted at once.
 const FILTER_MIN_CANDIDATES: usize = 64;
-/// Bits per candidate in each bitmap of [`keep_maybe_repeated`]: a key that
+/// Bits per candidate in each bitmap of [`MaybeRepeated`]: a key that
 /// occurs once shares its bit with another key, and stays a candidate, about
 /// once in this many.
 const FILTER_BITS_PER_KEY: usize = 32;
 
-/// Keeps in `candidates` those whose key (`grams[c]`) may occur twice or
-/// more among them, a superset of those that do: each key sets its bit in
-/// `once`, and in `twice` when `once` had it; a key occurs twice only if
-/// its bit is in `twice`. Two bitmaps of a few kilobytes are read and
-/// written without a branch, where the hash table (16 bytes a slot, read
-/// at random, a branch on each slot's state) is slow; the table then
-/// counts only the candidates left, most of which do repeat.
-fn keep_maybe_repeated(
-    grams: &[u64],
-    candidates: &mut Vec<u32>,
-    once: &mut Vec<u64>,
-    twice: &mut Vec<u64>,
-) {
-    let bits = (candidates.len() * FILTER_BITS_PER_KEY)
-        .next_power_of_two()
-        .max(64);
-    let shift = 64 - bits.trailing_zeros();
-    // The top bits of the key, as `HashTable::home` takes them.
-    let bit = |c: u32| (grams[c as usize] >> shift) as usize;
-    once.clear();
-    once.resize(bits / 64, 0);
-    twice.clear();
-    twice.resize(bits / 64, 0);
-    for &c in candidates.iter() {
-        let b = bit(c);
+/// Which of some keys may occur twice or more among them, a superset of
+/// those that do: each key sets its bit in `once`, and in `twice` when
+/// `once` had it ([`MaybeRepeated::mark`]); a key occurs twice only if its
+/// bit is in `twice`. Two bitmaps of a few kilobytes are read and written
+/// without a branch, where the hash table (16 bytes a slot, read at random,
+/// a branch on each slot's state) is slow; the table then counts only the
+/// candidates left ([`MaybeRepeated::keep`]), most of which do repeat.
+struct MaybeRepeated<'a> {
+    once: &'a mut [u64],
+    twice: &'a mut [u64],
+    /// `64 - log2(bits)`: a key's bit is its top bits, as
+    /// `HashTable::home` takes them.
+    shift: u32,
+}
+
+impl<'a> MaybeRepeated<'a> {
+    /// Empty bitmaps for `keys` keys.
+    fn new(keys: usize, once: &'a mut Vec<u64>, twice: &'a mut Vec<u64>) -> Self {
+        let bits = (keys * FILTER_BITS_PER_KEY).next_power_of_two().max(64);
+        once.clear();
+        once.resize(bits / 64, 0);
+        twice.clear();
+        twice.resize(bits / 64, 0);
+        MaybeRepeated {
+            once,
+            twice,
+            shift: 64 - bits.trailing_zeros(),
+        }
+    }
+
+    /// One more `key`.
+    #[inline]
+    fn mark(&mut self, key: u64) {
+        let b = (key >> self.shift) as usize;
         let (word, mask) = (b / 64, 1u64 << (b % 64));
-        twice[word] |= once[word] & mask;
-        once[word] |= mask;
+        self.twice[word] |= self.once[word] & mask;
+        self.once[word] |= mask;
     }
-    // Kept without a branch: whether a candidate stays is a coin toss.
-    let mut kept = 0;
-    for k in 0..candidates.len() {
-        let c = candidates[k];
-        let b = bit(c);
-        candidates[kept] = c;
-        kept += (twice[b / 64] >> (b % 64) & 1) as usize;
+
+    /// Keeps in `candidates` (and `grams`, their keys) those whose key may
+    /// have been marked twice or more.
+    fn keep(&self, candidates: &mut Vec<u32>, grams: &mut Vec<u64>) {
+        // Kept without a branch: whether a candidate stays is a coin toss.
+        let mut kept = 0;
+        for k in 0..grams.len() {
+            let (c, g) = (candidates[k], grams[k]);
+            let b = (g >> self.shift) as usize;
+            candidates[kept] = c;
+            grams[kept] = g;
+            kept += (self.twice[b / 64] >> (b % 64) & 1) as usize;
+        }
+        candidates.truncate(kept);
+        grams.truncate(kept);
     }
-    candidates.truncate(kept);
 }
 
 /// The quality signals of `text`, whose tokens are `n_words` many, with
@@ -484,77 +481,103 @@ pub(crate) fn repetition_signals(
     // twice or more; every other n-gram occurs once, which is all the rules
     // need to know of it (`find_all_duplicate` steps over it; the most
     // frequent n-gram, when none repeats, is the first, once). A
-    // candidate's hash is extended by one word per n (`n_gram_hashes`).
+    // candidate's hash is extended by one word per n ([`extend_hash`]).
     let Scratch {
         counts,
         seen: _,
         hashes,
-        grams,
         candidates,
+        grams,
         slots,
         visited,
         once,
         twice,
     } = scratch;
     words::token_hashes(text, tokens, hashes);
-    n_gram_hashes(hashes, 1, grams);
     candidates.clear();
-    candidates.extend(0..tokens.len() as u32);
+    grams.clear();
     let chars_of = |first: usize, n: usize| -> usize {
         tokens[first..first + n]
             .iter()
             .map(|t| t.chars as usize)
             .sum::<usize>()
     };
-    let mut hashed = 1;
-    for n in 2..=repetition::DUP_N_GRAMS[repetition::DUP_N_GRAMS.len() - 1].0 {
+    let last_n = repetition::DUP_N_GRAMS[repetition::DUP_N_GRAMS.len() - 1].0;
+    for n in 2..=last_n {
         if tokens.len() < n {
             break;
         }
-        // Candidates with an n-gram, their hashes extended to it.
-        let last = (tokens.len() - n) as u32;
-        let keep = candidates.partition_point(|&c| c <= last);
-        candidates.truncate(keep);
-        for &c in candidates.iter() {
-            let c = c as usize;
-            for &word in &hashes[c + hashed..c + n] {
-                grams[c] = extend_hash(grams[c], word);
+        // Candidates with an n-gram, their hashes extended to it (every
+        // position is one of n = 2), the bits of the filter set in the
+        // same pass.
+        let filter = if n == 2 {
+            let all = tokens.len() - 1;
+            let mut filter =
+                (all >= FILTER_MIN_CANDIDATES).then(|| MaybeRepeated::new(all, once, twice));
+            candidates.extend(0..all as u32);
+            grams.extend(hashes.windows(2).map(|pair| {
+                let g = extend_hash(extend_hash(N_GRAM_SEED, pair[0]), pair[1]);
+                if let Some(filter) = &mut filter {
+                    filter.mark(g);
+                }
+                g
+            }));
+            filter
+        } else {
+            let last = (tokens.len() - n) as u32;
+            let keep = candidates.partition_point(|&c| c <= last);
+            candidates.truncate(keep);
+            grams.truncate(keep);
+            let mut filter =
+                (keep >= FILTER_MIN_CANDIDATES).then(|| MaybeRepeated::new(keep, once, twice));
+            for (g, &c) in grams.iter_mut().zip(candidates.iter()) {
+                *g = extend_hash(*g, hashes[c as usize + n - 1]);
+                if let Some(filter) = &mut filter {
+                    filter.mark(*g);
+                }
             }
-        }
-        hashed = n;
+            filter
+        };
         // The n-grams that occur once are no candidates of n + 1 and never
         // the most frequent (when none repeats, that is the first n-gram of
         // the text, whichever the candidates), so dropping some of them
         // here changes nothing below.
-        if candidates.len() >= FILTER_MIN_CANDIDATES {
-            keep_maybe_repeated(grams, candidates, once, twice);
+        if let Some(filter) = filter {
+            filter.keep(candidates, grams);
         }
-        counts.clear(candidates.len());
-        slots.clear();
+        // Sized for every candidate, the table does not grow while they
+        // are counted: the slots it gives stay theirs.
+        counts.clear(grams.len());
+        let size = counts.size();
         let mut most = 1;
-        for &c in candidates.iter() {
-            let (slot, count) = counts.count(grams[c as usize]);
-            slots.push(slot);
+        slots.clear();
+        slots.extend(grams.iter().map(|&g| {
+            let (slot, count) = counts.count(g);
             most = most.max(count);
-        }
+            slot
+        }));
+        assert_eq!(counts.size(), size);
         // (count, first index) of the most frequent n-gram, the first seen
         // on a tie (Counter.most_common(1) keeps insertion order): the
         // first candidate with the highest count, or the first n-gram when
-        // none repeats. The candidates whose n-gram repeats stay, with
-        // their slots.
-        let mut best = (1u32, 0u32);
+        // none repeats.
+        let best = if most > 1 {
+            let first = slots.iter().position(|&slot| counts.count_at(slot) == most);
+            (most, first.map_or(0, |k| candidates[k]))
+        } else {
+            (1, 0)
+        };
+        // The candidates whose n-gram repeats stay, with their slots.
         let mut kept = 0;
         for k in 0..candidates.len() {
-            let c = candidates[k];
-            let (slot, count) = counts.entry_at(slots[k], grams[c as usize]);
-            if count == most && most > 1 && best.0 == 1 {
-                best = (count, c);
-            }
+            let (c, g, slot) = (candidates[k], grams[k], slots[k]);
             candidates[kept] = c;
+            grams[kept] = g;
             slots[kept] = slot;
-            kept += usize::from(count > 1);
+            kept += usize::from(counts.count_at(slot) > 1);
         }
         candidates.truncate(kept);
+        grams.truncate(kept);
         slots.truncate(kept);
         if let Some(slot) = repetition::TOP_N_GRAMS
             .iter()
@@ -737,13 +760,17 @@ fn extend_hash(h: u64, word: u64) -> u64 {
     (h.rotate_left(23) ^ word).wrapping_mul(0xBF58_476D_1CE4_E5B9)
 }
 
+/// The hash of the n-gram of no word, which [`extend_hash`] extends.
+const N_GRAM_SEED: u64 = 0x9E37_79B9_7F4A_7C15;
+
 /// The hash of every n-gram of the words whose hashes are `words`, in order.
+#[cfg(test)]
 fn n_gram_hashes(words: &[u64], n: usize, out: &mut Vec<u64>) {
     out.clear();
     out.extend(words.windows(n).map(|window| {
         window
             .iter()
-            .fold(0x9E37_79B9_7F4A_7C15u64, |h, &word| extend_hash(h, word))
+            .fold(N_GRAM_SEED, |h, &word| extend_hash(h, word))
     }));
 }
 
@@ -923,13 +950,9 @@ mod tests {
             for k in 0..1000u64 {
                 let (slot, count) = table.count(k << 32);
                 assert_eq!(count, round as u32 + 1, "{k}");
-                assert_eq!(table.entry_at(slot, k << 32), (slot, count));
-                assert_eq!(table.entry_of(k << 32).1, count);
+                assert_eq!(table.count_at(slot), count);
             }
         }
-        // A slot given before the table grew is looked up again.
-        assert_eq!(table.entry_at(0, 7 << 32).1, 3);
-        assert_eq!(table.entry_of(5000 << 32).1, 0);
         assert_eq!(table.len, 1000);
         table.clear(10);
         assert!(table.insert(5 << 32));
