@@ -197,7 +197,7 @@ impl HashTable {
     }
 
     /// Counts one more `key`: its slot (for [`HashTable::count_at`]) and count.
-    #[inline]
+    #[cfg(test)]
     fn count(&mut self, key: u64) -> (u32, u32) {
         let (i, found) = self.find(key);
         if !found {
@@ -208,9 +208,50 @@ impl HashTable {
         (i as u32, slot.count)
     }
 
-    /// The count of the key [`HashTable::count`] said is in slot `i`,
-    /// which holds while the table has not grown since: while at most as
-    /// many keys as [`HashTable::clear`] was told are counted.
+    /// Counts the key of each of `candidates`, which bring at most as
+    /// many new keys as [`HashTable::clear`] was told (so the table does not
+    /// grow), and writes each one's slot (for [`HashTable::count_at`]);
+    /// gives the highest count. A key's slot is written whether the key is
+    /// new or not, its count chosen without a branch: which of the two it
+    /// is, is a coin toss; only a probe past an occupied slot branches.
+    fn count_all(&mut self, candidates: &mut [Candidate]) -> u32 {
+        assert!(
+            2 * (self.len + candidates.len()) <= self.size(),
+            "the table would grow"
+        );
+        let (generation, mask, shift) = (self.generation, self.mask, self.shift);
+        let table = &mut self.slots[..=mask];
+        let (mut most, mut new) = (0, 0);
+        for candidate in candidates {
+            let key = candidate.gram;
+            let mut i = (key >> shift) as usize;
+            let mut slot = table[i];
+            while (slot.stamp == generation) & (slot.key != key) {
+                i = (i + 1) & mask;
+                slot = table[i];
+            }
+            let fresh = slot.stamp != generation;
+            let count = if fresh { 1 } else { slot.count + 1 };
+            table[i] = Slot {
+                key,
+                stamp: generation,
+                count,
+            };
+            new += usize::from(fresh);
+            most = most.max(count);
+            candidate.slot = i as u32;
+        }
+        self.len += new;
+        most
+    }
+
+    /// The slots, where [`HashTable::count_all`] put the keys.
+    fn counted(&self) -> &[Slot] {
+        &self.slots
+    }
+
+    /// The count of the key [`HashTable::count_all`] said is in slot `i`
+    /// (the slot stays the key's while the table does not grow).
     #[inline]
     fn count_at(&self, i: u32) -> u32 {
         self.slots[i as usize].count
@@ -241,19 +282,27 @@ pub(crate) struct Scratch {
     seen: HashTable,
     /// Per word, its hash ([`words::token_hashes`]).
     hashes: Vec<u64>,
-    /// Positions whose n-gram may repeat, in order.
-    candidates: Vec<u32>,
-    /// Per candidate, the hash of its n-gram: read in order, beside the
-    /// candidates, rather than at their positions in a per-word array.
-    grams: Vec<u64>,
-    /// Per candidate, the slot of its n-gram in `counts`.
-    slots: Vec<u32>,
+    /// The positions whose n-gram may repeat, in order.
+    candidates: Vec<Candidate>,
     /// One bit per slot of `counts`: the n-gram was met by
     /// `find_all_duplicate`'s scan.
     visited: Vec<u64>,
     /// The bits of [`MaybeRepeated`].
     once: Vec<u64>,
     twice: Vec<u64>,
+}
+
+/// A position whose n-gram may repeat: what the passes over the candidates
+/// read and write of it, together (16 bytes), so that keeping some moves
+/// one value each.
+#[derive(Clone, Copy)]
+struct Candidate {
+    /// The hash of the n-gram.
+    gram: u64,
+    /// The n-gram's first word.
+    pos: u32,
+    /// The n-gram's slot in `counts`, once counted.
+    slot: u32,
 }
 
 /// Below this many candidates the n-grams are counted at once.
@@ -302,21 +351,28 @@ impl<'a> MaybeRepeated<'a> {
         self.once[word] |= mask;
     }
 
-    /// Keeps in `candidates` (and `grams`, their keys) those whose key may
-    /// have been marked twice or more.
-    fn keep(&self, candidates: &mut Vec<u32>, grams: &mut Vec<u64>) {
-        // Kept without a branch: whether a candidate stays is a coin toss.
-        let mut kept = 0;
-        for k in 0..grams.len() {
-            let (c, g) = (candidates[k], grams[k]);
-            let b = (g >> self.shift) as usize;
-            candidates[kept] = c;
-            grams[kept] = g;
-            kept += (self.twice[b / 64] >> (b % 64) & 1) as usize;
-        }
-        candidates.truncate(kept);
-        grams.truncate(kept);
+    /// Keeps those of `candidates` whose key may have been marked twice
+    /// or more.
+    fn keep(&self, candidates: &mut Vec<Candidate>) {
+        let (twice, shift) = (&*self.twice, self.shift);
+        retain(candidates, |c| {
+            let b = (c.gram >> shift) as usize;
+            twice[b / 64] >> (b % 64) & 1 != 0
+        });
     }
+}
+
+/// Keeps those of `candidates` for which `keep` is true, in order, without
+/// a branch: whether a candidate stays is a coin toss.
+#[inline]
+fn retain(candidates: &mut Vec<Candidate>, keep: impl Fn(&Candidate) -> bool) {
+    let mut kept = 0;
+    for k in 0..candidates.len() {
+        let candidate = candidates[k];
+        candidates[kept] = candidate;
+        kept += usize::from(keep(&candidate));
+    }
+    candidates.truncate(kept);
 }
 
 /// The quality signals of `text`, whose tokens are `n_words` many, with
@@ -487,15 +543,12 @@ pub(crate) fn repetition_signals(
         seen: _,
         hashes,
         candidates,
-        grams,
-        slots,
         visited,
         once,
         twice,
     } = scratch;
     words::token_hashes(text, tokens, hashes);
     candidates.clear();
-    grams.clear();
     let chars_of = |first: usize, n: usize| -> usize {
         tokens[first..first + n]
             .iter()
@@ -510,75 +563,45 @@ pub(crate) fn repetition_signals(
         // Candidates with an n-gram, their hashes extended to it (every
         // position is one of n = 2), the bits of the filter set in the
         // same pass.
-        let filter = if n == 2 {
-            let all = tokens.len() - 1;
-            let mut filter =
-                (all >= FILTER_MIN_CANDIDATES).then(|| MaybeRepeated::new(all, once, twice));
-            candidates.extend(0..all as u32);
-            grams.extend(hashes.windows(2).map(|pair| {
-                let g = extend_hash(extend_hash(N_GRAM_SEED, pair[0]), pair[1]);
-                if let Some(filter) = &mut filter {
-                    filter.mark(g);
-                }
-                g
-            }));
-            filter
-        } else {
+        if n > 2 {
             let last = (tokens.len() - n) as u32;
-            let keep = candidates.partition_point(|&c| c <= last);
+            let keep = candidates.partition_point(|c| c.pos <= last);
             candidates.truncate(keep);
-            grams.truncate(keep);
-            let mut filter =
-                (keep >= FILTER_MIN_CANDIDATES).then(|| MaybeRepeated::new(keep, once, twice));
-            for (g, &c) in grams.iter_mut().zip(candidates.iter()) {
-                *g = extend_hash(*g, hashes[c as usize + n - 1]);
-                if let Some(filter) = &mut filter {
-                    filter.mark(*g);
-                }
-            }
-            filter
-        };
-        // The n-grams that occur once are no candidates of n + 1 and never
-        // the most frequent (when none repeats, that is the first n-gram of
-        // the text, whichever the candidates), so dropping some of them
-        // here changes nothing below.
-        if let Some(filter) = filter {
-            filter.keep(candidates, grams);
         }
-        // Sized for every candidate, the table does not grow while they
-        // are counted: the slots it gives stay theirs.
-        counts.clear(grams.len());
-        let size = counts.size();
-        let mut most = 1;
-        slots.clear();
-        slots.extend(grams.iter().map(|&g| {
-            let (slot, count) = counts.count(g);
-            most = most.max(count);
-            slot
-        }));
-        assert_eq!(counts.size(), size);
+        let all = if n == 2 {
+            tokens.len() - 1
+        } else {
+            candidates.len()
+        };
+        if all >= FILTER_MIN_CANDIDATES {
+            let mut filter = MaybeRepeated::new(all, once, twice);
+            extend_candidates(n, hashes, candidates, |gram| filter.mark(gram));
+            // The n-grams that occur once are no candidates of n + 1 and
+            // never the most frequent (when none repeats, that is the first
+            // n-gram of the text, whichever the candidates), so dropping
+            // some of them here changes nothing below.
+            filter.keep(candidates);
+        } else {
+            extend_candidates(n, hashes, candidates, |_| ());
+        }
+        counts.clear(candidates.len());
+        let most = counts.count_all(candidates).max(1);
         // (count, first index) of the most frequent n-gram, the first seen
         // on a tie (Counter.most_common(1) keeps insertion order): the
         // first candidate with the highest count, or the first n-gram when
         // none repeats.
         let best = if most > 1 {
-            let first = slots.iter().position(|&slot| counts.count_at(slot) == most);
-            (most, first.map_or(0, |k| candidates[k]))
+            let first = candidates
+                .iter()
+                .find(|c| counts.count_at(c.slot) == most)
+                .map_or(0, |c| c.pos);
+            (most, first)
         } else {
             (1, 0)
         };
-        // The candidates whose n-gram repeats stay, with their slots.
-        let mut kept = 0;
-        for k in 0..candidates.len() {
-            let (c, g, slot) = (candidates[k], grams[k], slots[k]);
-            candidates[kept] = c;
-            grams[kept] = g;
-            slots[kept] = slot;
-            kept += usize::from(counts.count_at(slot) > 1);
-        }
-        candidates.truncate(kept);
-        grams.truncate(kept);
-        slots.truncate(kept);
+        // The candidates whose n-gram repeats stay.
+        let table = counts.counted();
+        retain(candidates, |c| table[c.slot as usize].count > 1);
         if let Some(slot) = repetition::TOP_N_GRAMS
             .iter()
             .position(|&(top, _)| top == n)
@@ -598,8 +621,8 @@ pub(crate) fn repetition_signals(
             visited.resize(counts.size().div_ceil(64), 0);
             let mut repeated = 0usize;
             let mut next = 0usize;
-            for (&c, &slot) in candidates.iter().zip(slots.iter()) {
-                let c = c as usize;
+            for &Candidate { pos, slot, .. } in candidates.iter() {
+                let c = pos as usize;
                 if c < next {
                     continue;
                 }
@@ -751,6 +774,31 @@ pub(crate) fn duplicates<'a>(
         }
     }
     (all, repeated, chars)
+}
+
+/// The candidates of `n` (every position for n = 2) from those of n - 1
+/// (none for n = 2), their hashes extended to their n-grams, each given to
+/// `mark`.
+#[inline(always)]
+fn extend_candidates(
+    n: usize,
+    hashes: &[u64],
+    candidates: &mut Vec<Candidate>,
+    mut mark: impl FnMut(u64),
+) {
+    if n == 2 {
+        candidates.extend(hashes.windows(2).zip(0..).map(|(pair, pos)| {
+            let gram = extend_hash(extend_hash(N_GRAM_SEED, pair[0]), pair[1]);
+            mark(gram);
+            Candidate { gram, pos, slot: 0 }
+        }));
+    } else {
+        for candidate in candidates.iter_mut() {
+            let gram = extend_hash(candidate.gram, hashes[candidate.pos as usize + n - 1]);
+            mark(gram);
+            candidate.gram = gram;
+        }
+    }
 }
 
 /// One step of an n-gram's hash: the hash of the n-gram followed by a word
