@@ -541,7 +541,7 @@ mod tests {
     /// line by line are the same.
     fn assert_tokens_count_as_lines(text: &str) {
         let mut tokens = Vec::new();
-        words::tokenize(text, &mut tokens, |_| {});
+        words::tokenize(text, &mut tokens);
         let mut scratch = Scratch::default();
         let shared = signals(text, Some(&tokens), &mut scratch);
         let alone = signals(text, None, &mut scratch);

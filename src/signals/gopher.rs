@@ -382,17 +382,13 @@ fn retain(candidates: &mut Vec<Candidate>, keep: impl Fn(&Candidate) -> bool) {
 }
 
 /// The quality signals of `text`, whose tokens are `n_words` many, with
-/// the `counts` and `stop_words` mask [`words::tokenize`] gave.
-pub(crate) fn quality_signals(
-    text: &str,
-    n_words: usize,
-    counts: &TokenCounts,
-    stop_words: u8,
-) -> QualitySignals {
+/// the `counts` (and stop-word mask) [`words::tokenize`] gave.
+pub(crate) fn quality_signals(text: &str, n_words: usize, counts: &TokenCounts) -> QualitySignals {
     let TokenCounts {
         non_symbol,
         non_symbol_chars,
         alpha,
+        stop_words,
     } = *counts;
     let hashes = memchr::memchr_iter(b'#', text.as_bytes()).count();
     let ellipses = memchr::memmem::find_iter(text.as_bytes(), "...").count()
@@ -482,6 +478,64 @@ pub(crate) fn quality_failure(s: &QualitySignals) -> Option<&'static str> {
         return Some("gopher_enough_stop_words");
     }
     None
+}
+
+/// The stop words of [`quality::STOP_WORDS`] as keys of
+/// [`short_stop_word_bit`]: the little-endian `u32` of each word's bytes,
+/// zero-padded (every stop word has two to four bytes).
+const STOP_WORD_KEYS: [u32; 8] = {
+    let mut keys = [0u32; 8];
+    let mut i = 0;
+    while i < keys.len() {
+        let word = quality::STOP_WORDS[i].as_bytes();
+        assert!(word.len() >= 2 && word.len() <= 4);
+        let mut k = 0;
+        while k < word.len() {
+            keys[i] |= (word[k] as u32) << (8 * k);
+            k += 1;
+        }
+        i += 1;
+    }
+    keys
+};
+
+/// [`stop_word_bit`] of a word of two to four bytes given as its `key`:
+/// the little-endian `u32` of its bytes, zero-padded; 0 (no stop word) is
+/// the key of any other word. The key is compared with the eight stop
+/// words at once and without a branch, for the words whose length the
+/// split knows: a match on the word switches on its length, which is a
+/// coin toss from word to word.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn short_stop_word_bit(key: u32) -> u8 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86_64 baseline; the loads read the
+    // eight keys.
+    unsafe {
+        let keys = STOP_WORD_KEYS.as_ptr().cast::<__m128i>();
+        let word = _mm_set1_epi32(key as i32);
+        let low = _mm_cmpeq_epi32(word, _mm_loadu_si128(keys));
+        let high = _mm_cmpeq_epi32(word, _mm_loadu_si128(keys.add(1)));
+        // Lane i of the eight 16-bit and then 8-bit lanes: stop word i.
+        let lanes = _mm_packs_epi16(_mm_packs_epi32(low, high), _mm_setzero_si128());
+        _mm_movemask_epi8(lanes) as u8
+    }
+}
+
+/// [`short_stop_word_bit`] compare by compare: the definition, and the
+/// version of targets without SSE2.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn short_stop_word_bit_scalar(key: u32) -> u8 {
+    STOP_WORD_KEYS
+        .iter()
+        .enumerate()
+        .fold(0, |bits, (i, &k)| bits | u8::from(key == k) << i)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn short_stop_word_bit(key: u32) -> u8 {
+    short_stop_word_bit_scalar(key)
 }
 
 /// The bit of `word` in the stop-word mask, if it is one.
@@ -842,7 +896,7 @@ mod tests {
 
     fn tokens(text: &str) -> Vec<Token> {
         let mut out = Vec::new();
-        words::tokenize(text, &mut out, |_| {});
+        words::tokenize(text, &mut out);
         out
     }
 
@@ -991,6 +1045,28 @@ mod tests {
         }
         for word in ["The", "th", "thee", "", "an", "with "] {
             assert_eq!(stop_word_bit(word.as_bytes()), 0, "{word}");
+        }
+        for word in [
+            "the", "be", "to", "of", "and", "that", "have", "with", "The", "th", "an", "a", "ofx",
+        ] {
+            let mut key = [0u8; 4];
+            key[..word.len()].copy_from_slice(word.as_bytes());
+            assert_eq!(
+                short_stop_word_bit(u32::from_le_bytes(key)),
+                stop_word_bit(word.as_bytes()),
+                "{word}"
+            );
+        }
+        assert_eq!(short_stop_word_bit(0), 0);
+        for key in STOP_WORD_KEYS
+            .into_iter()
+            .chain([0, 1, 0x6568_7400, u32::MAX])
+        {
+            assert_eq!(
+                short_stop_word_bit(key),
+                short_stop_word_bit_scalar(key),
+                "{key:#x}"
+            );
         }
     }
 

@@ -288,19 +288,13 @@ impl Analyser {
 
     /// The words of `text` in `self.tokens` (once per text), their counts
     /// and the stop words among them.
-    fn tokens(&mut self, text: &str, parts: &mut Parts) -> (words::TokenCounts, u8) {
-        if let Some(words) = parts.words {
-            return words;
+    fn tokens(&mut self, text: &str, parts: &mut Parts) -> words::TokenCounts {
+        if let Some(counts) = parts.words {
+            return counts;
         }
-        let mut stop_words = 0u8;
-        let counts = words::tokenize(text, &mut self.tokens, |w| {
-            // Once every stop word is seen, no word adds one.
-            if stop_words != u8::MAX {
-                stop_words |= gopher::stop_word_bit(w)
-            }
-        });
-        parts.words = Some((counts, stop_words));
-        (counts, stop_words)
+        let counts = words::tokenize(text, &mut self.tokens);
+        parts.words = Some(counts);
+        counts
     }
 
     /// The repeated lines of `text` (once per text: Gopher repetition and
@@ -314,8 +308,8 @@ impl Analyser {
     /// Gopher quality's first failure (computed once per text).
     fn gopher_quality(&mut self, text: &str, parts: &mut Parts) -> Option<&'static str> {
         if parts.quality.is_none() {
-            let (counts, stop_words) = self.tokens(text, parts);
-            let signals = gopher::quality_signals(text, self.tokens.len(), &counts, stop_words);
+            let counts = self.tokens(text, parts);
+            let signals = gopher::quality_signals(text, self.tokens.len(), &counts);
             let failure = gopher::quality_failure(&signals);
             parts.quality = Some((signals, failure));
         }
@@ -372,7 +366,7 @@ struct Parts {
     /// its first failure are not needed.
     dropping: bool,
     /// Set once the text is tokenized: its token counts and stop-word mask.
-    words: Option<(words::TokenCounts, u8)>,
+    words: Option<words::TokenCounts>,
     /// Set once the text's lines are counted (Gopher repetition, FineWeb).
     line_duplicates: Option<gopher::LineDuplicates>,
     quality: Option<(gopher::QualitySignals, Option<&'static str>)>,

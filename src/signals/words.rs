@@ -22,6 +22,7 @@
 //! (general category L) and `str.isspace` are matched by `is_alpha` and
 //! `is_py_space`.
 
+use super::gopher;
 use regex_syntax::hir::{Class, HirKind};
 use std::sync::OnceLock;
 use unicode_segmentation::UnicodeSegmentation;
@@ -1749,16 +1750,15 @@ fn bmp_flags() -> &'static [u8] {
     })
 }
 
-/// Fills `out` with the tokens of `text`; calls `each` with every token's
-/// bytes. Returns the counts of the tokens' flags that the Gopher quality
-/// rules read, summed as the tokens are found rather than in a pass over
-/// `out`.
-pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>, each: impl FnMut(&[u8])) -> TokenCounts {
+/// Fills `out` with the tokens of `text`. Returns the counts of the
+/// tokens' flags that the Gopher quality rules read and the stop words
+/// among the tokens, summed as the tokens are found rather than in a pass
+/// over `out`.
+pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>) -> TokenCounts {
     out.clear();
     let mut sink = Tokens {
         base: text.as_ptr() as usize,
         out,
-        each,
         counts: TokenCounts::default(),
     };
     for_each_token(text, &mut sink);
@@ -1774,24 +1774,26 @@ pub(crate) struct TokenCounts {
     pub non_symbol_chars: usize,
     /// Tokens with [`ALPHA`].
     pub alpha: usize,
+    /// The stop words among the tokens: the bits of
+    /// [`gopher::stop_word_bit`].
+    pub stop_words: u8,
 }
 
 /// The [`TokenSink`] of [`tokenize`]. Its methods are inlined into the
 /// split's loop, which calls them for every word.
-struct Tokens<'o, F> {
+struct Tokens<'o> {
     /// The address of the text's first byte.
     base: usize,
     out: &'o mut Vec<Token>,
-    each: F,
     counts: TokenCounts,
 }
 
-impl<F: FnMut(&[u8])> Tokens<'_, F> {
+impl Tokens<'_> {
     #[inline(always)]
-    fn push(&mut self, start: usize, word: &[u8], flags: u8, chars: u32) {
+    fn push(&mut self, start: usize, len: usize, flags: u8, chars: u32) {
         self.out.push(Token {
             start: start as u32,
-            len: word.len() as u32,
+            len: len as u32,
             chars,
             flags,
         });
@@ -1800,21 +1802,51 @@ impl<F: FnMut(&[u8])> Tokens<'_, F> {
         self.counts.non_symbol += non_symbol;
         self.counts.non_symbol_chars += non_symbol * chars as usize;
         self.counts.alpha += usize::from(flags & ALPHA != 0);
-        (self.each)(word);
     }
 }
 
-impl<'a, F: FnMut(&[u8])> TokenSink<'a> for Tokens<'_, F> {
+/// The key of [`gopher::short_stop_word_bit`] of the word
+/// `bytes[start..start + len]`: its bytes as a little-endian `u32`,
+/// zero-padded, when it has two to four; 0 otherwise. The four bytes from
+/// `start` are read whatever the length and masked without a branch.
+#[inline(always)]
+fn short_word_key(bytes: &[u8], start: usize, len: usize) -> u32 {
+    let four = match bytes.get(start..).and_then(|b| b.first_chunk::<4>()) {
+        Some(four) => u32::from_le_bytes(*four),
+        None => {
+            let tail = bytes.get(start..).unwrap_or_default();
+            let mut padded = [0u8; 4];
+            padded[..tail.len()].copy_from_slice(tail);
+            u32::from_le_bytes(padded)
+        }
+    };
+    // Computed rather than branched on, as a word's length is a coin
+    // toss: `short` is all ones for two to four bytes, and `mask` keeps
+    // `len` bytes then (any bytes for a longer word, which `short` clears).
+    let short = u32::from(len.wrapping_sub(2) < 3).wrapping_neg();
+    let mask = ((1u64 << (8 * (len & 7))) - 1) as u32;
+    four & mask & short
+}
+
+impl<'a> TokenSink<'a> for Tokens<'_> {
     #[inline(always)]
     fn plain(&mut self, text: &'a str, start: usize, end: usize, flags: u8) {
-        let word = text.as_bytes().get(start..end).unwrap_or_default();
-        self.push(start, word, flags, word.len() as u32);
+        let len = end - start;
+        self.push(start, len, flags, len as u32);
+        // Once every stop word is seen, no word adds one.
+        if self.counts.stop_words != u8::MAX {
+            let key = short_word_key(text.as_bytes(), start, len);
+            self.counts.stop_words |= gopher::short_stop_word_bit(key);
+        }
     }
 
     fn token(&mut self, word: &'a str) {
         let (flags, chars) = word_flags(word);
         let start = word.as_ptr() as usize - self.base;
-        self.push(start, word.as_bytes(), flags, chars);
+        self.push(start, word.len(), flags, chars);
+        if self.counts.stop_words != u8::MAX {
+            self.counts.stop_words |= gopher::stop_word_bit(word.as_bytes());
+        }
     }
 }
 
@@ -1883,15 +1915,26 @@ mod tests {
         assert_tokens_as_classes(text);
     }
 
-    /// The tokens [`tokenize`] records hold their words' offsets, lengths,
-    /// character counts, hashes, and the flags the character classes give.
+    /// The tokens [`tokenize`] records hold the offsets, lengths,
+    /// character counts and hashes of the words of [`words`], and the flags
+    /// the character classes give; its counts are the tokens' and its
+    /// stop words those of the Gopher list among the words.
     fn assert_tokens_as_classes(text: &str) {
         let mut tokens = Vec::new();
-        let mut seen = Vec::new();
-        tokenize(text, &mut tokens, |w| {
-            seen.push(String::from_utf8_lossy(w).into_owned())
-        });
+        let counts = tokenize(text, &mut tokens);
+        let seen: Vec<&str> = words(text).collect();
         assert_eq!(tokens.len(), seen.len());
+        let mut expected_counts = TokenCounts::default();
+        for (token, word) in tokens.iter().zip(&seen) {
+            let non_symbol = usize::from(token.flags & NON_SYMBOL != 0);
+            expected_counts.non_symbol += non_symbol;
+            expected_counts.non_symbol_chars += non_symbol * token.chars as usize;
+            expected_counts.alpha += usize::from(token.flags & ALPHA != 0);
+            if let Some(i) = gopher::quality::STOP_WORDS.iter().position(|s| s == word) {
+                expected_counts.stop_words |= 1 << i;
+            }
+        }
+        assert_eq!(counts, expected_counts, "{text:?}");
         let mut hashes = Vec::new();
         token_hashes(text, &tokens, &mut hashes);
         for ((token, word), hash) in tokens.iter().zip(seen).zip(hashes) {
