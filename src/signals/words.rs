@@ -838,9 +838,10 @@ pub(crate) fn for_each_word<'a>(text: &'a str, emit: impl FnMut(&'a str)) {
     /// Every token to the closure, flags or not.
     struct Each<F>(F);
     impl<'a, F: FnMut(&'a str)> TokenSink<'a> for Each<F> {
-        fn plain(&mut self, text: &'a str, start: usize, end: usize, _: u8) {
+        fn plain_uncounted(&mut self, text: &'a str, start: usize, end: usize, _: u8) {
             (self.0)(&text[start..end])
         }
+        fn count_words(&mut self, _: usize, _: usize, _: usize) {}
         fn token(&mut self, word: &'a str) {
             (self.0)(word)
         }
@@ -854,7 +855,21 @@ trait TokenSink<'a> {
     /// letters and digits only, or one mark; `text[start..end]`, given by
     /// its offsets (the split knows they are character boundaries: a sink
     /// that needs no `&str` of it is spared the checks of slicing).
-    fn plain(&mut self, text: &'a str, start: usize, end: usize, flags: u8);
+    fn plain(&mut self, text: &'a str, start: usize, end: usize, flags: u8) {
+        self.plain_uncounted(text, start, end, flags);
+        if flags & NON_SYMBOL != 0 {
+            self.count_words(1, end - start, usize::from(flags & ALPHA != 0));
+        }
+    }
+    /// [`TokenSink::plain`] but for the counts of [`tokenize`]: a mark
+    /// adds none (no ASCII mark has [`NON_SYMBOL`] or [`ALPHA`],
+    /// `marks_count_as_no_word`), and the caller gives those of words
+    /// to [`TokenSink::count_words`], for a block of them at once.
+    fn plain_uncounted(&mut self, text: &'a str, start: usize, end: usize, flags: u8);
+    /// Adds `words` words of ASCII letters and digits only, given to
+    /// [`TokenSink::plain_uncounted`], to the counts: `chars` characters
+    /// in all, `alpha` of them with a letter.
+    fn count_words(&mut self, words: usize, chars: usize, alpha: usize);
     /// Any other token.
     fn token(&mut self, word: &'a str);
 }
@@ -1361,7 +1376,7 @@ fn ascii_words<'a>(text: &'a str, start: usize, end: usize, sink: &mut impl Toke
             let at = starts.trailing_zeros();
             let from = i + at as usize;
             if marks >> at & 1 != 0 {
-                sink.plain(
+                sink.plain_uncounted(
                     text,
                     from,
                     from + 1,
@@ -1378,14 +1393,37 @@ fn ascii_words<'a>(text: &'a str, start: usize, end: usize, sink: &mut impl Toke
                 stop = at;
                 break;
             }
-            sink.plain(text, from, from + run as usize, plain_word_flags(letters));
+            sink.plain_uncounted(text, from, from + run as usize, plain_word_flags(letters));
             starts &= starts - 1;
         }
+        count_block_words(words & low_bits(stop), m.letter, sink);
         i += stop as usize;
         if stop < 64 && i < end {
             i = ascii_token(text, bytes, i, sink);
         }
     }
+}
+
+/// Gives `sink` the counts of the words whose bytes are the bits of
+/// `words` (each run of bits a whole word, followed by a bit that is no
+/// letter or digit), with the letters of the block: a few operations per
+/// block rather than three counts per word. A word of digits only is a
+/// run of digits that starts at a word's start and ends at its end:
+/// adding its first bit to the digits carries to the bit after the run,
+/// which is outside `words` just when the run is the whole word.
+#[inline(always)]
+fn count_block_words<'a>(words: u64, letter: u64, sink: &mut impl TokenSink<'a>) {
+    let word_starts = words & !(words << 1);
+    let digits = words & !letter;
+    let digit_word_starts = word_starts & digits;
+    let past_digits = digits.wrapping_add(digit_word_starts) & !digits;
+    let digit_words = (past_digits & !words).count_ones();
+    let n = word_starts.count_ones();
+    sink.count_words(
+        n as usize,
+        words.count_ones() as usize,
+        (n - digit_words) as usize,
+    );
 }
 
 /// The `n` low bits set (`n` ≤ 64).
@@ -1797,11 +1835,6 @@ impl Tokens<'_> {
             chars,
             flags,
         });
-        // Added without a branch: which flags a token has is a coin toss.
-        let non_symbol = usize::from(flags & NON_SYMBOL != 0);
-        self.counts.non_symbol += non_symbol;
-        self.counts.non_symbol_chars += non_symbol * chars as usize;
-        self.counts.alpha += usize::from(flags & ALPHA != 0);
     }
 }
 
@@ -1830,7 +1863,7 @@ fn short_word_key(bytes: &[u8], start: usize, len: usize) -> u32 {
 
 impl<'a> TokenSink<'a> for Tokens<'_> {
     #[inline(always)]
-    fn plain(&mut self, text: &'a str, start: usize, end: usize, flags: u8) {
+    fn plain_uncounted(&mut self, text: &'a str, start: usize, end: usize, flags: u8) {
         let len = end - start;
         self.push(start, len, flags, len as u32);
         // Once every stop word is seen, no word adds one.
@@ -1840,10 +1873,22 @@ impl<'a> TokenSink<'a> for Tokens<'_> {
         }
     }
 
+    #[inline(always)]
+    fn count_words(&mut self, words: usize, chars: usize, alpha: usize) {
+        self.counts.non_symbol += words;
+        self.counts.non_symbol_chars += chars;
+        self.counts.alpha += alpha;
+    }
+
     fn token(&mut self, word: &'a str) {
         let (flags, chars) = word_flags(word);
         let start = word.as_ptr() as usize - self.base;
         self.push(start, word.len(), flags, chars);
+        // Added without a branch: which flags a token has is a coin toss.
+        let non_symbol = usize::from(flags & NON_SYMBOL != 0);
+        self.counts.non_symbol += non_symbol;
+        self.counts.non_symbol_chars += non_symbol * chars as usize;
+        self.counts.alpha += usize::from(flags & ALPHA != 0);
         if self.counts.stop_words != u8::MAX {
             self.counts.stop_words |= gopher::stop_word_bit(word.as_bytes());
         }
@@ -1972,6 +2017,21 @@ mod tests {
         tokens.dedup();
         for t in &tokens {
             assert!(seen.insert(token_hash(t.as_bytes())), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn marks_count_as_no_word() {
+        for b in 0u8..128 {
+            let block = [b; 64];
+            let m = ascii_masks(&block);
+            if (m.alnum | m.space) & 1 == 0 {
+                assert_eq!(
+                    MARK_FLAGS[usize::from(b)] & (NON_SYMBOL | ALPHA),
+                    0,
+                    "{b:#x}"
+                );
+            }
         }
     }
 
