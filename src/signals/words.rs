@@ -813,11 +813,8 @@ const fn ascii_word_flags(word: &[u8]) -> u8 {
 /// holds a letter or not.
 #[inline]
 fn plain_word_flags(letters: bool) -> u8 {
-    if letters {
-        NON_SYMBOL | ALPHA
-    } else {
-        NON_SYMBOL
-    }
+    // Computed rather than branched on.
+    NON_SYMBOL | (ALPHA * u8::from(letters))
 }
 
 /// Calls `emit` with every token of [`words`]`(text)`, in order: the same
@@ -1343,13 +1340,12 @@ static ASCII_START: [Start; 128] = {
 /// into bit masks ([`ascii_masks`]), and up to the first byte where a rule
 /// beyond "a run of letters and digits is a word, any other character but
 /// a space is a token" may apply (a `_`; a joint before a letter or digit,
-/// or a hyphen before a digit; a full stop before a full stop), tokens are
-/// found with
+/// or a hyphen before a digit; a full stop before a full stop; a single
+/// letter before a full stop, `J.`), tokens are found with
 /// `trailing_zeros` and no branch per byte: a run of letters and digits
-/// followed by a space or a mark there is whole ([`plain_word_end`]), but
-/// a single letter before a full stop (`J.`). The token at that byte (or
-/// the word that reaches it) goes through [`ascii_token`]; then the next
-/// 64 bytes from there are classified.
+/// followed by a space or a mark there is whole ([`plain_word_end`]). The
+/// token at that byte (or the word that reaches it) goes through
+/// [`ascii_token`]; then the next 64 bytes from there are classified.
 fn ascii_words<'a>(text: &'a str, start: usize, end: usize, sink: &mut impl TokenSink<'a>) {
     let bytes = &text.as_bytes()[..end];
     let mut i = start;
@@ -1361,10 +1357,13 @@ fn ascii_words<'a>(text: &'a str, start: usize, end: usize, sink: &mut impl Toke
         // stops the bulk.
         let before_alnum = m.alnum >> 1 | 1 << 63;
         let before_digit = (m.alnum & !m.letter) >> 1 | 1 << 63;
+        // A single letter before a full stop (`J.`), which is glued to it.
+        let letter_before_dot = m.letter & !(m.alnum << 1) & m.dot >> 1;
         let hard = m.underscore
             | (m.joint | m.dot) & before_alnum
             | m.hyphen & before_digit
             | m.dot & m.dot >> 1
+            | letter_before_dot
             | !valid;
         let limit = hard.trailing_zeros();
         let region = low_bits(limit);
@@ -1385,11 +1384,14 @@ fn ascii_words<'a>(text: &'a str, start: usize, end: usize, sink: &mut impl Toke
                 starts &= starts - 1;
                 continue;
             }
-            let run = (!(words >> at)).trailing_zeros();
-            let letters = m.letter >> at & low_bits(run) != 0;
+            let rest = words >> at;
+            let run = (!rest).trailing_zeros();
+            // The bits of the run: adding 1 to `rest` clears them.
+            let word = rest & !rest.wrapping_add(1);
+            let letters = m.letter >> at & word != 0;
             // A word that reaches the limit ends where the bulk cannot
-            // tell; a letter before a full stop is glued to it.
-            if at + run >= limit || (run == 1 && letters && m.dot >> (at + 1) & 1 != 0) {
+            // tell.
+            if at + run >= limit {
                 stop = at;
                 break;
             }
