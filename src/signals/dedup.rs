@@ -317,17 +317,9 @@ struct AsciiBlock {
 /// The [`AsciiBlock`] of the 64 bytes of `bytes` from `at`.
 #[inline(always)]
 fn ascii_block_at(bytes: &[u8], at: usize) -> AsciiBlock {
-    let tail = &bytes[at..];
-    match tail.first_chunk::<64>() {
-        Some(block) => ascii_block(block),
-        None => {
-            let mut padded = [0u8; 64];
-            padded[..tail.len()].copy_from_slice(tail);
-            let mut block = ascii_block(&padded);
-            block.stop |= !low_bits(tail.len() as u32);
-            block
-        }
-    }
+    let mut block = words::with_block(bytes, at, ascii_block);
+    block.stop |= !low_bits((bytes.len() - at).min(64) as u32);
+    block
 }
 
 /// The [`AsciiBlock`] of `block`, 16 bytes at a time.

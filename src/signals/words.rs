@@ -1489,13 +1489,20 @@ struct AsciiMasks {
 /// bytes that are none of the classes.
 #[inline(always)]
 fn ascii_masks_at(bytes: &[u8], at: usize) -> AsciiMasks {
+    with_block(bytes, at, ascii_masks)
+}
+
+/// `classify` of the 64 bytes of `bytes` from `at`, zero bytes past the
+/// end (copied into a block only there).
+#[inline(always)]
+pub(crate) fn with_block<T>(bytes: &[u8], at: usize, classify: impl FnOnce(&[u8; 64]) -> T) -> T {
     let tail = &bytes[at..];
     match tail.first_chunk::<64>() {
-        Some(block) => ascii_masks(block),
+        Some(block) => classify(block),
         None => {
             let mut padded = [0u8; 64];
             padded[..tail.len()].copy_from_slice(tail);
-            ascii_masks(&padded)
+            classify(&padded)
         }
     }
 }
