@@ -94,8 +94,8 @@ pub fn simplify(text: &str, out: &mut String, scratch: &mut String) {
             continue;
         } else {
             match bmp_class(bytes, i) {
-                (Bmp::Plain, width) => {
-                    i = copy_kept_run(lower, i, width, &mut pending_space, scratch);
+                (Bmp::Plain, _) => {
+                    i = copy_plain_run(lower, i, &mut pending_space, scratch);
                     continue;
                 }
                 (Bmp::Separator, width) => {
@@ -170,53 +170,19 @@ pub fn simplify(text: &str, out: &mut String, scratch: &mut String) {
     }
 }
 
-/// Copies the run of characters starting at `lower[start..]` (its first
-/// character plain, outside ASCII, `first_width` bytes long) that are kept
-/// ASCII characters or plain characters, lowering the ASCII ones, after a
-/// pending space; returns the run's end. Letters with single spaces
-/// between them go 16 bytes at a time ([`letters_and_spaces`]): a space
-/// between two letters is what the separator would have become, so the
-/// run goes on through it; every other byte goes through the table.
+/// Copies the run of plain characters outside ASCII starting at
+/// `lower[start..]` (see [`bmp_classes`]) after a pending space; returns
+/// the run's end, at the first ASCII byte or other character ([`simplify`]
+/// goes on from there, ASCII in blocks by [`ascii_run`]).
 #[inline]
-fn copy_kept_run(
-    lower: &str,
-    start: usize,
-    first_width: usize,
-    pending_space: &mut bool,
-    out: &mut String,
-) -> usize {
+fn copy_plain_run(lower: &str, start: usize, pending_space: &mut bool, out: &mut String) -> usize {
     let bytes = lower.as_bytes();
-    let kept = ascii_kept_lower();
     if *pending_space && !out.is_empty() {
         out.push(' ');
     }
     *pending_space = false;
     let mut i = start;
-    if first_width > 1 {
-        out.push_str(&lower[i..i + first_width]);
-        i += first_width;
-    }
-    while i < bytes.len() {
-        if let Some(block) = bytes[i..].first_chunk::<16>() {
-            let (lowered, n) = letters_and_spaces(block);
-            // SAFETY: the `n` bytes appended are ASCII letters and spaces.
-            unsafe { out.as_mut_vec() }.extend_from_slice(&lowered[..n]);
-            i += n;
-            if n == 16 {
-                continue;
-            }
-        }
-        let b = bytes[i];
-        let lowered = kept[usize::from(b)];
-        if lowered != 0 {
-            out.push(char::from(lowered));
-            i += 1;
-            continue;
-        }
-        // An ASCII byte that is not kept ends the run (no decoding).
-        if b < 0x80 {
-            break;
-        }
+    while i < bytes.len() && bytes[i] >= 0x80 {
         let width = match bmp_class(bytes, i) {
             (Bmp::Plain, width) => width,
             _ => break,
@@ -395,82 +361,6 @@ fn ascii_block_scalar(block: &[u8; 64]) -> AsciiBlock {
 #[inline(always)]
 fn ascii_block(block: &[u8; 64]) -> AsciiBlock {
     ascii_block_scalar(block)
-}
-
-/// The longest prefix of `block` made of ASCII letters and of spaces
-/// with a letter on either side within the block, and `block` with its
-/// letters lowered: what [`simplify`] writes for that prefix after its
-/// first letter (a space there ends a run, then the next letter writes
-/// it back).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn letters_and_spaces(block: &[u8; 16]) -> ([u8; 16], usize) {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86_64 baseline; the load and the store
-    // touch the 16 bytes of `block` and of `lowered`.
-    unsafe {
-        let v = _mm_loadu_si128(block.as_ptr().cast());
-        // A letter: its byte | 0x20 in 'a'..='z' (signed compares: a byte
-        // from 0x80 is negative, so no letter).
-        let folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
-        let letter = _mm_and_si128(
-            _mm_cmpgt_epi8(folded, _mm_set1_epi8(b'a' as i8 - 1)),
-            _mm_cmplt_epi8(folded, _mm_set1_epi8(b'z' as i8 + 1)),
-        );
-        let space = _mm_cmpeq_epi8(v, _mm_set1_epi8(b' ' as i8));
-        let mut lowered = [0u8; 16];
-        let low = _mm_or_si128(v, _mm_and_si128(letter, _mm_set1_epi8(0x20)));
-        _mm_storeu_si128(lowered.as_mut_ptr().cast(), low);
-        let letters = _mm_movemask_epi8(letter) as u32;
-        let spaces = _mm_movemask_epi8(space) as u32;
-        (lowered, run_length(letters, spaces))
-    }
-}
-
-/// [`letters_and_spaces`] byte by byte: the definition, and the version
-/// of targets without SSE2.
-#[cfg(any(test, not(target_arch = "x86_64")))]
-fn letters_and_spaces_scalar(block: &[u8; 16]) -> ([u8; 16], usize) {
-    let mut lowered = *block;
-    let (mut letters, mut spaces) = (0u32, 0u32);
-    for (k, b) in lowered.iter_mut().enumerate() {
-        if b.is_ascii_alphabetic() {
-            letters |= 1 << k;
-            *b = b.to_ascii_lowercase();
-        } else if *b == b' ' {
-            spaces |= 1 << k;
-        }
-    }
-    (lowered, run_length(letters, spaces))
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn letters_and_spaces(block: &[u8; 16]) -> ([u8; 16], usize) {
-    letters_and_spaces_scalar(block)
-}
-
-/// From the bits of a block's letters and spaces, the length of its
-/// prefix of letters and of spaces between two letters.
-#[inline(always)]
-fn run_length(letters: u32, spaces: u32) -> usize {
-    let inner_spaces = spaces & (letters >> 1) & (letters << 1);
-    (letters | inner_spaces).trailing_ones().min(16) as usize
-}
-
-/// Per byte, its ASCII lowercase if it is a kept ASCII character, else 0
-/// (a digit, a separator, or a byte of a non-ASCII character).
-fn ascii_kept_lower() -> &'static [u8; 256] {
-    static TABLE: OnceLock<[u8; 256]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut table = [0u8; 256];
-        for (b, &class) in ascii_classes().iter().enumerate() {
-            if class == Ascii::Kept {
-                table[b] = (b as u8).to_ascii_lowercase();
-            }
-        }
-        table
-    })
 }
 
 /// What `simplify` does with a character of the Basic Multilingual Plane
@@ -1036,21 +926,12 @@ mod tests {
         }
 
         /// Long runs of words and single or double spaces, as prose has
-        /// them: the 16-byte path of `copy_kept_run`, and its ends.
+        /// them, with `é` and `’` among them.
         #[test]
         fn prose_simplify_equals_the_char_by_char_reference(
             text in "([a-zA-Z\u{e9}]{1,14}( |  |, |[.] |\n|9| \x01|\u{2019})){0,30}[a-zA-Z]{0,20}"
         ) {
             assert_simplify_as_reference(&text);
-        }
-
-        #[test]
-        fn letters_and_spaces_equals_its_scalar_definition(
-            block in proptest::array::uniform16(proptest::sample::select(
-                vec![b'a', b'z', b'A', b'Z', b' ', b'@', b'[', b'`', b'{', b'0', 0x80, 0xc3, 0xff, b'\n']
-            ))
-        ) {
-            proptest::prop_assert_eq!(letters_and_spaces(&block), letters_and_spaces_scalar(&block));
         }
     }
 
