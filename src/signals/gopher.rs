@@ -196,7 +196,7 @@ impl HashTable {
         self.mask + 1
     }
 
-    /// Counts one more `key`: its slot (for [`HashTable::count_at`]) and count.
+    /// Counts one more `key`: its slot (in [`HashTable::counted`]) and count.
     #[cfg(test)]
     fn count(&mut self, key: u64) -> (u32, u32) {
         let (i, found) = self.find(key);
@@ -210,7 +210,7 @@ impl HashTable {
 
     /// Counts the key of each of `candidates`, which bring at most as
     /// many new keys as [`HashTable::clear`] was told (so the table does not
-    /// grow), and writes each one's slot (for [`HashTable::count_at`]);
+    /// grow), and writes each one's slot (in [`HashTable::counted`]);
     /// gives the highest count. A key's slot is written whether the key is
     /// new or not, its count chosen by a conditional move.
     fn count_all(&mut self, candidates: &mut [Candidate]) -> u32 {
@@ -244,16 +244,11 @@ impl HashTable {
         most
     }
 
-    /// The slots, where [`HashTable::count_all`] put the keys.
+    /// The slots, where [`HashTable::count_all`] put the keys: a key's
+    /// count is in the slot it was given (the slot stays the key's while
+    /// the table does not grow).
     fn counted(&self) -> &[Slot] {
         &self.slots
-    }
-
-    /// The count of the key [`HashTable::count_all`] said is in slot `i`
-    /// (the slot stays the key's while the table does not grow).
-    #[inline]
-    fn count_at(&self, i: u32) -> u32 {
-        self.slots[i as usize].count
     }
 
     /// Doubles the slots in use, keeping the keys.
@@ -650,17 +645,17 @@ pub(crate) fn repetition_signals(
         // on a tie (Counter.most_common(1) keeps insertion order): the
         // first candidate with the highest count, or the first n-gram when
         // none repeats.
+        let table = counts.counted();
         let best = if most > 1 {
             let first = candidates
                 .iter()
-                .find(|c| counts.count_at(c.slot) == most)
+                .find(|c| table[c.slot as usize].count == most)
                 .map_or(0, |c| c.pos);
             (most, first)
         } else {
             (1, 0)
         };
         // The candidates whose n-gram repeats stay.
-        let table = counts.counted();
         retain(candidates, |c| table[c.slot as usize].count > 1);
         if let Some(slot) = repetition::TOP_N_GRAMS
             .iter()
@@ -1080,7 +1075,7 @@ mod tests {
             for k in 0..1000u64 {
                 let (slot, count) = table.count(k << 32);
                 assert_eq!(count, round as u32 + 1, "{k}");
-                assert_eq!(table.count_at(slot), count);
+                assert_eq!(table.counted()[slot as usize].count, count);
             }
         }
         assert_eq!(table.len, 1000);
