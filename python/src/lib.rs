@@ -105,7 +105,7 @@ fn signal_options(
 struct Extras {
     lang: Option<String>,
     lang_score: f64,
-    signals: Option<serde_json::Value>,
+    signals: Option<dana::signals::Signals>,
     filters: Option<Filters>,
     exact_key: Option<u64>,
     /// `None`: not asked; `Some(None)`: a text of fewer than 5 words.
@@ -126,7 +126,10 @@ impl Extras {
     }
 
     fn signals_dict<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.signals.as_ref().map(|v| json_to_py(py, v)).transpose()
+        self.signals
+            .as_ref()
+            .map(|s| json_to_py(py, &signals_value(s)))
+            .transpose()
     }
 
     /// Adds the fields the JSONL object has to `d`.
@@ -186,7 +189,7 @@ fn analyse_here(
     Ok(Extras {
         lang: analysis.lang.map(str::to_owned),
         lang_score: analysis.lang_score,
-        signals: analysis.signals.as_ref().map(signals_value),
+        signals: analysis.signals.clone(),
         filters: analysis.filters,
         exact_key: analysis.exact_key,
         minhash: options.minhash.then_some(analysis.minhash),

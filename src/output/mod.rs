@@ -15,7 +15,7 @@ mod sink;
 
 pub use sink::{DirSink, StdoutSink};
 
-use crate::signals::Filters;
+use crate::signals::{Filters, Signals};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -98,9 +98,9 @@ pub struct Page<'a> {
     pub lang: Option<&'a str>,
     /// Confidence of `lang` in [0, 1] (0 without a language).
     pub lang_score: f64,
-    /// The raw values of the rule sets ([`crate::signals::Signals`] as JSON).
+    /// The raw values of the rule sets.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub signals: Option<&'a serde_json::Value>,
+    pub signals: Option<&'a Signals>,
     /// Per rule set, null when the page passes, else the first rule failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filters: Option<Filters>,
@@ -124,8 +124,10 @@ fn hex_key<S: serde::Serializer>(key: &Option<u64>, s: S) -> Result<S::Ok, S::Er
     }
 }
 
-/// The signals of a [`crate::signals::Analysis`] as a page carries them.
-pub fn signals_value(signals: &crate::signals::Signals) -> serde_json::Value {
+/// The signals as a JSON tree (the `signals` object of a JSONL page), for
+/// code that walks them by name: Parquet's columns, the Python binding's
+/// dicts.
+pub fn signals_value(signals: &Signals) -> serde_json::Value {
     serde_json::to_value(signals).unwrap_or(serde_json::Value::Null)
 }
 
@@ -177,7 +179,7 @@ pub struct PageRow {
     pub lang: Option<String>,
     pub lang_score: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub signals: Option<serde_json::Value>,
+    pub signals: Option<Signals>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filters: Option<Filters>,
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "hex_key")]
@@ -525,7 +527,13 @@ mod tests {
         for absent in ["signals", "filters", "exact_key", "minhash"] {
             assert!(plain.get(absent).is_none(), "{absent}");
         }
-        let signals = serde_json::json!({"c4": {"lines": 1}});
+        let signals = crate::signals::Analyser::new(crate::signals::Config {
+            signals: true,
+            minhash: false,
+        })
+        .analyse("One line.")
+        .signals
+        .unwrap_or_else(|| panic!("signals asked for"));
         let filters = Filters {
             c4: Some("too_few_sentences"),
             ..Filters::default()
@@ -539,7 +547,8 @@ mod tests {
             ..page()
         });
         assert_eq!(full["lang"], serde_json::Value::Null);
-        assert_eq!(full["signals"], signals);
+        assert_eq!(full["signals"], signals_value(&signals));
+        assert_eq!(full["signals"]["c4"]["lines"], 1);
         assert_eq!(full["filters"]["c4"], "too_few_sentences");
         assert_eq!(full["filters"]["fineweb"], serde_json::Value::Null);
         assert_eq!(full["exact_key"], "00000000000000ab");

@@ -313,6 +313,15 @@ impl<W: Write + Send> ParquetWriter<W> {
         self.buffered_bytes = 0;
         let n = rows.len();
         let mut group = self.writer.next_row_group()?;
+        // The signals as JSON trees, walked by name for each leaf column.
+        let signals: Vec<Option<serde_json::Value>> =
+            if self.extra.iter().any(|e| matches!(e, Extra::Signal(_))) {
+                rows.iter()
+                    .map(|r| r.signals.as_ref().map(super::signals_value))
+                    .collect()
+            } else {
+                Vec::new()
+            };
         // Columns in SCHEMA order; strings are moved, not copied.
         let take = |rows: &mut [PageRow], f: fn(&mut PageRow) -> String| -> Vec<ByteArray> {
             rows.iter_mut()
@@ -405,7 +414,7 @@ impl<W: Write + Send> ParquetWriter<W> {
                         ))
                         .into());
                     };
-                    write_extra(extra, &mut rows, &mut writer)?;
+                    write_extra(extra, &mut rows, &signals, &mut writer)?;
                 }
             }
             writer.close()?;
@@ -437,10 +446,12 @@ fn missing(what: &str, r: &PageRow) -> parquet::errors::ParquetError {
     ))
 }
 
-/// Writes one column after the first 13 for `rows`.
+/// Writes one column after the first 13 for `rows`, whose signals (when
+/// the file has their columns) are `signals`.
 fn write_extra(
     extra: &Extra,
     rows: &mut [PageRow],
+    signals: &[Option<serde_json::Value>],
     writer: &mut parquet::file::writer::SerializedColumnWriter<'_>,
 ) -> Result<(), parquet::errors::ParquetError> {
     use parquet::data_type::DoubleType;
@@ -522,8 +533,8 @@ fn write_extra(
         }
         Extra::Signal(leaf) => {
             let mut found = Vec::with_capacity(rows.len());
-            for r in rows.iter() {
-                let signals = r.signals.as_ref().ok_or_else(|| missing("signals", r))?;
+            for (r, signals) in rows.iter().zip(signals) {
+                let signals = signals.as_ref().ok_or_else(|| missing("signals", r))?;
                 let value = leaf
                     .path
                     .iter()

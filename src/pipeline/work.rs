@@ -2,7 +2,7 @@
 
 use super::{Done, Message, Options, Outcome};
 use crate::http::{self, PayloadDecoder};
-use crate::output::{signals_value, Formatter, Page};
+use crate::output::{Formatter, Page};
 use crate::signals::{Analyser, RuleSet};
 use crate::warc::Record;
 use crate::Extractor;
@@ -234,8 +234,6 @@ impl Worker {
             Ok(analysis) => analysis,
             Err((set, rule)) => return Outcome::Skipped(filter_reason(set, rule)),
         };
-        // Present with `--signals` only (the analyser's `Config`).
-        let signals = analysis.signals.as_ref().map(signals_value);
         let page = Page {
             url: &job.url,
             warc_record_id: &job.record_id,
@@ -252,7 +250,8 @@ impl Worker {
             algorithm: algorithm.name(),
             lang: analysis.lang,
             lang_score: analysis.lang_score,
-            signals: signals.as_ref(),
+            // Present with `--signals` only (the analyser's `Config`).
+            signals: analysis.signals.as_ref(),
             filters: analysis.filters,
             exact_key: analysis.exact_key,
             minhash: self.minhash.then_some(analysis.minhash.as_deref()),

@@ -43,7 +43,7 @@ pub const POLICY_SUBSTRINGS: [&str; 6] = [
 ];
 
 /// Raw values of the C4 rules.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, PartialEq, Default, Serialize)]
 pub struct C4Signals {
     /// Lines (`str.splitlines`).
     pub lines: usize,

@@ -27,7 +27,7 @@ pub const CHAR_DUPLICATES_RATIO: f64 = 0.01;
 pub const NEW_LINE_RATIO: f64 = 0.3;
 
 /// Raw values of the FineWeb rules.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, PartialEq, Default, Serialize)]
 pub struct FineWebSignals {
     /// Non-blank lines.
     pub lines: usize,

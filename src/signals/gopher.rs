@@ -68,7 +68,7 @@ pub mod repetition {
 }
 
 /// Raw values of the Gopher quality rules.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, PartialEq, Default, Serialize)]
 pub struct QualitySignals {
     /// Tokens (punctuation tokens included).
     pub words: usize,
@@ -92,7 +92,7 @@ pub struct QualitySignals {
 
 /// Raw values of the Gopher repetition rules (fractions of characters are
 /// of the whole text's characters).
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, PartialEq, Default, Serialize)]
 pub struct RepetitionSignals {
     pub dup_para_frac: f64,
     pub dup_para_char_frac: f64,

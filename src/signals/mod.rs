@@ -63,7 +63,7 @@ fn serialize_key<S: Serializer>(key: &Option<u64>, s: S) -> Result<S::Ok, S::Err
 }
 
 /// The raw values of every rule set.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Signals {
     pub gopher_quality: gopher::QualitySignals,
     pub gopher_repetition: gopher::RepetitionSignals,
