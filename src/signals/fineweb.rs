@@ -12,7 +12,6 @@
 //! - `list_ratio`: more than 0.3 newlines per word (a list-like page).
 
 use super::gopher;
-use super::words;
 use serde::Serialize;
 
 /// `line_punct_thr`.
@@ -38,32 +37,17 @@ pub struct FineWebSignals {
     pub list_ratio: f64,
 }
 
-/// The FineWeb signals of `text`, which has `words_in_text` tokens and the
-/// line feeds and repeated `lines` [`gopher::line_duplicates`] counts.
-pub(crate) fn signals(
-    text: &str,
-    words_in_text: usize,
-    lines: &gopher::LineDuplicates,
-) -> FineWebSignals {
-    let terminal = words::terminal();
-    let (mut n, mut punct, mut short) = (0usize, 0usize, 0usize);
-    // The non-blank lines of `text.split("\n")`: those between runs of
-    // line feeds (found by `memchr`).
-    for line in gopher::split_runs(text, 1).filter(|line| !words::py_strip(line).is_empty()) {
-        n += 1;
-        if line
-            .chars()
-            .next_back()
-            .is_some_and(|c| terminal.contains(c))
-        {
-            punct += 1;
-        }
-        if line.len() <= SHORT_LINE_LENGTH || words::char_len(line) <= SHORT_LINE_LENGTH {
-            short += 1;
-        }
-    }
+/// The FineWeb signals of a text with `words_in_text` tokens, from what
+/// [`gopher::line_duplicates`] counts of its lines (the non-blank lines of
+/// `text.split("\n")` are those between runs of line feeds).
+pub(crate) fn signals(words_in_text: usize, lines: &gopher::LineDuplicates) -> FineWebSignals {
+    let (n, punct, short) = (
+        lines.text_lines,
+        lines.terminal_end_lines,
+        lines.short_lines,
+    );
     let newlines = lines.line_feeds;
-    let chars = words::char_len(text) - newlines;
+    let chars = lines.chars - newlines;
     FineWebSignals {
         lines: n,
         line_punct_ratio: gopher::ratio(punct, n),

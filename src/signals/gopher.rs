@@ -14,6 +14,7 @@
 
 use super::words::{self, Token, TokenCounts};
 use serde::Serialize;
+use std::sync::OnceLock;
 
 /// `GopherQualityFilter`'s parameters (datatrove's defaults = the paper's).
 pub mod quality {
@@ -564,7 +565,7 @@ pub(crate) fn repetition_signals(
     scratch: &mut Scratch,
     stop_at_failure: bool,
 ) -> RepetitionSignals {
-    let total = words::char_len(text);
+    let total = lines.chars;
     let mut out = RepetitionSignals::default();
     if total == 0 {
         return out;
@@ -742,8 +743,14 @@ pub(crate) fn repetition_failure(text: &str, s: &RepetitionSignals) -> Option<&'
 }
 
 /// Pieces of `text` between runs of at least `min_run` `\n`
-/// (`re.split(r"\n{min_run,}", text)`).
+/// (`re.split(r"\n{min_run,}", text)`). For `min_run` ≥ 2 (paragraphs) a
+/// run is found by searching for `\n\n`, so the single line feeds between
+/// lines are stepped over in bulk rather than met one search each; the
+/// first match after the previous run starts a run, since the byte before
+/// it is no line feed.
 pub(crate) fn split_runs(text: &str, min_run: usize) -> impl Iterator<Item = &str> {
+    static TWO_FEEDS: OnceLock<memchr::memmem::Finder<'static>> = OnceLock::new();
+    let two_feeds = TWO_FEEDS.get_or_init(|| memchr::memmem::Finder::new(b"\n\n"));
     let bytes = text.as_bytes();
     let mut start = 0;
     let mut search = 0;
@@ -752,7 +759,11 @@ pub(crate) fn split_runs(text: &str, min_run: usize) -> impl Iterator<Item = &st
         if done {
             return None;
         }
-        while let Some(found) = memchr::memchr(b'\n', &bytes[search..]) {
+        let next_run = |from: &[u8]| match min_run {
+            0 | 1 => memchr::memchr(b'\n', from),
+            _ => two_feeds.find(from),
+        };
+        while let Some(found) = next_run(&bytes[search..]) {
             let at = search + found;
             let mut end = at;
             while end < bytes.len() && bytes[end] == b'\n' {
@@ -770,8 +781,8 @@ pub(crate) fn split_runs(text: &str, min_run: usize) -> impl Iterator<Item = &st
     })
 }
 
-/// The line feeds and repeated lines of a text, for Gopher's and
-/// FineWeb's rules.
+/// The line feeds, characters and lines of a text, for Gopher's and
+/// FineWeb's rules: what both read of its lines, counted in one pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct LineDuplicates {
     /// The text's `\n`s.
@@ -787,6 +798,15 @@ pub(crate) struct LineDuplicates {
     /// same lines but the blank ones; a non-blank line repeats one of them
     /// exactly when it repeats one of Gopher's).
     pub repeated_text_chars: usize,
+    /// The text's characters (Python's `len`).
+    pub chars: usize,
+    /// FineWeb's lines: the pieces that are not blank.
+    pub text_lines: usize,
+    /// Those ending in a sentence-terminal character (not stripped).
+    pub terminal_end_lines: usize,
+    /// Those of at most [`SHORT_LINE_LENGTH`](super::fineweb::SHORT_LINE_LENGTH)
+    /// characters.
+    pub short_lines: usize,
 }
 
 /// datatrove's `find_duplicates` on Gopher's lines, in one pass for both
@@ -796,15 +816,32 @@ pub(crate) fn line_duplicates(text: &str, seen: &mut HashTable) -> LineDuplicate
     seen.clear(line_feeds + 1);
     let mut out = LineDuplicates {
         line_feeds,
+        chars: words::char_len(text),
         ..LineDuplicates::default()
     };
+    let terminal = words::terminal();
+    let short = super::fineweb::SHORT_LINE_LENGTH;
     for line in split_runs(text, 1) {
         out.lines += 1;
+        let blank = words::py_strip(line).is_empty();
+        if !blank {
+            out.text_lines += 1;
+            if line
+                .chars()
+                .next_back()
+                .is_some_and(|c| terminal.contains(c))
+            {
+                out.terminal_end_lines += 1;
+            }
+            if line.len() <= short || words::char_len(line) <= short {
+                out.short_lines += 1;
+            }
+        }
         if !seen.insert(xxhash_rust::xxh3::xxh3_64(line.as_bytes())) {
             let chars = words::char_len(line);
             out.repeated += 1;
             out.repeated_chars += chars;
-            if !words::py_strip(line).is_empty() {
+            if !blank {
                 out.repeated_text_chars += chars;
             }
         }
@@ -966,6 +1003,39 @@ mod tests {
     }
 
     /// The gold texts of a shared dataset, through one reused scratch.
+    /// `re.split(r"\n{min_run,}", text)` by a walk over the bytes.
+    fn split_runs_reference(text: &str, min_run: usize) -> Vec<&str> {
+        let bytes = text.as_bytes();
+        let (mut pieces, mut start, mut i) = (Vec::new(), 0, 0);
+        while i < bytes.len() {
+            if bytes[i] != b'\n' {
+                i += 1;
+                continue;
+            }
+            let run_start = i;
+            while i < bytes.len() && bytes[i] == b'\n' {
+                i += 1;
+            }
+            if i - run_start >= min_run {
+                pieces.push(&text[start..run_start]);
+                start = i;
+            }
+        }
+        pieces.push(&text[start..]);
+        pieces
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn split_runs_equals_the_reference(
+            text in "[a\n]{0,40}",
+            min_run in 1..5usize,
+        ) {
+            let pieces: Vec<&str> = split_runs(&text, min_run).collect();
+            proptest::prop_assert_eq!(pieces, split_runs_reference(&text, min_run));
+        }
+    }
+
     #[test]
     fn dataset_n_gram_signals_equal_the_reference() {
         let mut scratch = Scratch::default();
@@ -1005,7 +1075,8 @@ mod tests {
     }
 
     /// One pass over the lines gives Gopher's repeated lines and FineWeb's
-    /// (the non-blank lines of `text.split("\n")`, counted on their own).
+    /// lines and repeated lines (the non-blank lines of `text.split("\n")`,
+    /// counted on their own).
     #[test]
     fn line_duplicates_give_gophers_and_finewebs_counts() {
         let mut seen = HashTable::default();
@@ -1020,8 +1091,29 @@ mod tests {
             let fineweb = text
                 .split('\n')
                 .filter(|line| !words::py_strip(line).is_empty());
-            let (_, _, chars) = duplicates(fineweb, 1, &mut seen);
+            let (_, _, chars) = duplicates(fineweb.clone(), 1, &mut seen);
             assert_eq!(lines.repeated_text_chars, chars, "{text:?}");
+            let terminal = words::terminal();
+            let counts = (
+                fineweb.clone().count(),
+                fineweb
+                    .clone()
+                    .filter(|l| l.chars().last().is_some_and(|c| terminal.contains(c)))
+                    .count(),
+                fineweb
+                    .filter(|l| l.chars().count() <= super::super::fineweb::SHORT_LINE_LENGTH)
+                    .count(),
+            );
+            assert_eq!(
+                (
+                    lines.text_lines,
+                    lines.terminal_end_lines,
+                    lines.short_lines
+                ),
+                counts,
+                "{text:?}"
+            );
+            assert_eq!(lines.chars, text.chars().count());
         }
         let lines = line_duplicates("a\n  \n\n  \nb\na\n\n\n b\n b\n", &mut seen);
         // Gopher: a, "  ", "  ", b, a, " b", " b", "": "  ", a and " b" repeat.

@@ -351,7 +351,7 @@ impl Analyser {
         if parts.fineweb.is_none() {
             self.tokens(text, parts);
             let lines = self.line_duplicates(text, parts);
-            let signals = fineweb::signals(text, self.tokens.len(), &lines);
+            let signals = fineweb::signals(self.tokens.len(), &lines);
             let failure = fineweb::failure(&signals);
             parts.fineweb = Some((signals, failure));
         }
