@@ -67,8 +67,14 @@ pub struct C4Signals {
     pub page_rule: Option<&'static str>,
 }
 
-/// The C4 signals of `text`; `lower` is a reusable buffer.
-pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, scratch: &mut Scratch) -> C4Signals {
+/// The C4 signals of `text`, whose lines span `lines`
+/// ([`words::line_spans`]), with its tokens when they were split.
+pub(crate) fn signals(
+    text: &str,
+    lines: &[(usize, usize)],
+    tokens: Option<&[Token]>,
+    scratch: &mut Scratch,
+) -> C4Signals {
     let mut s = C4Signals::default();
     let Scratch {
         lower,
@@ -103,7 +109,8 @@ pub(crate) fn signals(text: &str, tokens: Option<&[Token]>, scratch: &mut Scratc
     let mut tokens = tokens
         .filter(|_| u32::try_from(text.len()).is_ok())
         .map(|tokens| TokenCursor { tokens, next: 0 });
-    for raw in words::splitlines(text) {
+    for &(raw_start, raw_end) in lines {
+        let raw = &text[raw_start..raw_end];
         s.lines += 1;
         let line = words::py_strip(raw);
         let (n_words, long_word) = count_words_to_the_rules(line);
@@ -543,8 +550,10 @@ mod tests {
         let mut tokens = Vec::new();
         words::tokenize(text, &mut tokens);
         let mut scratch = Scratch::default();
-        let shared = signals(text, Some(&tokens), &mut scratch);
-        let alone = signals(text, None, &mut scratch);
+        let mut lines = Vec::new();
+        words::line_spans(text, &mut lines);
+        let shared = signals(text, &lines, Some(&tokens), &mut scratch);
+        let alone = signals(text, &lines, None, &mut scratch);
         assert_eq!(format!("{shared:?}"), format!("{alone:?}"), "{text:?}");
     }
 

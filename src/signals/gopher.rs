@@ -378,8 +378,14 @@ fn retain(candidates: &mut Vec<Candidate>, keep: impl Fn(&Candidate) -> bool) {
 }
 
 /// The quality signals of `text`, whose tokens are `n_words` many, with
-/// the `counts` (and stop-word mask) [`words::tokenize`] gave.
-pub(crate) fn quality_signals(text: &str, n_words: usize, counts: &TokenCounts) -> QualitySignals {
+/// the `counts` (and stop-word mask) [`words::tokenize`] gave and the
+/// spans of its lines ([`words::line_spans`]).
+pub(crate) fn quality_signals(
+    text: &str,
+    n_words: usize,
+    counts: &TokenCounts,
+    lines: &[(usize, usize)],
+) -> QualitySignals {
     let TokenCounts {
         non_symbol,
         non_symbol_chars,
@@ -389,9 +395,9 @@ pub(crate) fn quality_signals(text: &str, n_words: usize, counts: &TokenCounts) 
     let hashes = memchr::memchr_iter(b'#', text.as_bytes()).count();
     let ellipses = memchr::memmem::find_iter(text.as_bytes(), "...").count()
         + memchr::memmem::find_iter(text.as_bytes(), "…").count();
-    let (mut lines, mut bullets, mut end_ellipsis) = (0usize, 0usize, 0usize);
-    for line in words::splitlines(text) {
-        lines += 1;
+    let (mut bullets, mut end_ellipsis) = (0usize, 0usize);
+    for &(start, end) in lines {
+        let line = &text[start..end];
         bullets += usize::from(starts_with_bullet(line));
         end_ellipsis += usize::from(ends_with_ellipsis(line));
     }
@@ -401,8 +407,8 @@ pub(crate) fn quality_signals(text: &str, n_words: usize, counts: &TokenCounts) 
         mean_word_length: ratio(non_symbol_chars, non_symbol),
         hash_ratio: ratio(hashes, n_words),
         ellipsis_ratio: ratio(ellipses, n_words),
-        bullet_lines_ratio: ratio(bullets, lines),
-        end_ellipsis_lines_ratio: ratio(end_ellipsis, lines),
+        bullet_lines_ratio: ratio(bullets, lines.len()),
+        end_ellipsis_lines_ratio: ratio(end_ellipsis, lines.len()),
         alpha_words_ratio: ratio(alpha, n_words),
         stop_words: stop_words.count_ones() as usize,
     }

@@ -155,6 +155,8 @@ pub struct Analyser {
     /// Identify the language (see [`Analyser::without_lang`]).
     lang: bool,
     tokens: Vec<words::Token>,
+    /// The spans of the text's lines ([`words::line_spans`]).
+    lines: Vec<(usize, usize)>,
     repetition: gopher::Scratch,
     seen: gopher::HashTable,
     c4: c4::Scratch,
@@ -169,6 +171,7 @@ impl Analyser {
             config,
             lang: true,
             tokens: Vec::new(),
+            lines: Vec::new(),
             repetition: gopher::Scratch::default(),
             seen: gopher::HashTable::default(),
             c4: c4::Scratch::default(),
@@ -297,6 +300,15 @@ impl Analyser {
         counts
     }
 
+    /// The spans of the lines of `text` in `self.lines` (once per text:
+    /// Gopher quality and C4 both read them).
+    fn line_spans(&mut self, text: &str, parts: &mut Parts) {
+        if !parts.line_spans {
+            words::line_spans(text, &mut self.lines);
+            parts.line_spans = true;
+        }
+    }
+
     /// The repeated lines of `text` (once per text: Gopher repetition and
     /// FineWeb both read them).
     fn line_duplicates(&mut self, text: &str, parts: &mut Parts) -> gopher::LineDuplicates {
@@ -309,7 +321,8 @@ impl Analyser {
     fn gopher_quality(&mut self, text: &str, parts: &mut Parts) -> Option<&'static str> {
         if parts.quality.is_none() {
             let counts = self.tokens(text, parts);
-            let signals = gopher::quality_signals(text, self.tokens.len(), &counts);
+            self.line_spans(text, parts);
+            let signals = gopher::quality_signals(text, self.tokens.len(), &counts, &self.lines);
             let failure = gopher::quality_failure(&signals);
             parts.quality = Some((signals, failure));
         }
@@ -338,8 +351,9 @@ impl Analyser {
     fn c4(&mut self, text: &str, parts: &mut Parts) -> Option<&'static str> {
         if parts.c4.is_none() {
             // The words, when a rule set before has split them.
+            self.line_spans(text, parts);
             let tokens = parts.words.map(|_| self.tokens.as_slice());
-            let signals = c4::signals(text, tokens, &mut self.c4);
+            let signals = c4::signals(text, &self.lines, tokens, &mut self.c4);
             let failure = c4::failure(&signals);
             parts.c4 = Some((signals, failure));
         }
@@ -367,6 +381,9 @@ struct Parts {
     dropping: bool,
     /// Set once the text is tokenized: its token counts and stop-word mask.
     words: Option<words::TokenCounts>,
+    /// Set once `Analyser::lines` holds the text's lines (Python's
+    /// `splitlines`).
+    line_spans: bool,
     /// Set once the text's lines are counted (Gopher repetition, FineWeb).
     line_duplicates: Option<gopher::LineDuplicates>,
     quality: Option<(gopher::QualitySignals, Option<&'static str>)>,

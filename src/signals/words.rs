@@ -236,6 +236,17 @@ pub(crate) fn splitlines(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// The byte spans of [`splitlines`]' lines of `text`, into `out` (once per
+/// text for the rule sets that read them: Gopher quality and C4).
+pub(crate) fn line_spans(text: &str, out: &mut Vec<(usize, usize)>) {
+    out.clear();
+    let base = text.as_ptr() as usize;
+    out.extend(splitlines(text).map(|line| {
+        let start = line.as_ptr() as usize - base;
+        (start, start + line.len())
+    }));
+}
+
 /// The first line break of [`splitlines`] in `bytes`: its offset and
 /// width. Bytes, not chars: in UTF-8, C2 85 is only U+0085 and E2 80
 /// A8/A9 only U+2028/U+2029. The candidates (a byte below 0x20, a 0xC2 or
