@@ -1,10 +1,11 @@
 //! A target for counting instructions with callgrind, which machine load
 //! does not change (the clock does, ±1–3 % on a shared machine): the
 //! extraction of every page of a dataset directory with the default
-//! algorithm, or the cleaning pass of `--signals --filter gopher,c4,fineweb`
-//! over the extracted texts of the shared datasets (twice). Only the calls
-//! named below are counted (`--toggle-collect`): reading and gunzipping the
-//! pages are not.
+//! algorithm, the cleaning pass of `--signals --filter gopher,c4,fineweb`
+//! over the extracted texts of the shared datasets (twice), or the language
+//! identification of those texts (the sample `dana extract` reads of each,
+//! twice). Only the calls named below are counted (`--toggle-collect`):
+//! reading and gunzipping the pages are not.
 //!
 //! ```sh
 //! cargo build --release --example count_instructions
@@ -12,6 +13,8 @@
 //!     target/release/examples/count_instructions extract ../shared/datasets/wcxb_dev
 //! valgrind --tool=callgrind --toggle-collect='count_instructions::analyse_text' \
 //!     target/release/examples/count_instructions signals
+//! valgrind --tool=callgrind --toggle-collect='count_instructions::identify' \
+//!     target/release/examples/count_instructions lang
 //! ```
 //!
 //! callgrind prints the instructions counted ("Collected"); PERF.md and
@@ -40,13 +43,7 @@ fn main() -> anyhow::Result<()> {
             eprintln!("{} pages, {chars} bytes of text", pages.len());
         }
         "signals" => {
-            let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets"));
-            let mut texts = Vec::new();
-            for dataset in ["scrapinghub", "wcxb_dev", "daniel_dev", "readability_tests"] {
-                for page in pages(&root.join(dataset))? {
-                    texts.push(extractor.extract(&page, None).text.to_owned());
-                }
-            }
+            let texts = dataset_texts(&mut extractor)?;
             let sets = [RuleSet::Gopher, RuleSet::C4, RuleSet::FineWeb];
             let mut analyser = Analyser::new(Config {
                 signals: true,
@@ -60,9 +57,31 @@ fn main() -> anyhow::Result<()> {
             }
             eprintln!("{} texts twice, {kept} kept", texts.len());
         }
-        _ => anyhow::bail!("usage: count_instructions extract DATASET_DIR | signals"),
+        "lang" => {
+            let texts = dataset_texts(&mut extractor)?;
+            let mut found = 0;
+            for _ in 0..2 {
+                for text in &texts {
+                    found += usize::from(identify(text));
+                }
+            }
+            eprintln!("{} texts twice, {found} with a language", texts.len());
+        }
+        _ => anyhow::bail!("usage: count_instructions extract DATASET_DIR | signals | lang"),
     }
     Ok(())
+}
+
+/// The texts the extractor gives of the shared datasets' pages.
+fn dataset_texts(extractor: &mut Extractor) -> anyhow::Result<Vec<String>> {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets"));
+    let mut texts = Vec::new();
+    for dataset in ["scrapinghub", "wcxb_dev", "daniel_dev", "readability_tests"] {
+        for page in pages(&root.join(dataset))? {
+            texts.push(extractor.extract(&page, None).text.to_owned());
+        }
+    }
+    Ok(texts)
 }
 
 /// The raw pages of a dataset directory, in the order of their ids
@@ -82,6 +101,13 @@ fn pages(dir: &Path) -> anyhow::Result<Vec<Vec<u8>>> {
 #[inline(never)]
 fn extract_page(extractor: &mut Extractor, page: &[u8]) -> usize {
     extractor.extract(page, None).text.len()
+}
+
+/// One text's language (what `dana extract` writes as `lang`): the call
+/// callgrind counts.
+#[inline(never)]
+fn identify(text: &str) -> bool {
+    dana::signals::lang::identify(text).is_some()
 }
 
 /// One text through the cleaning pass: the call callgrind counts.
