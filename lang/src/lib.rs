@@ -20,10 +20,13 @@
 //! * alphabet scores are counted per distinct character (ASCII by table);
 //! * trigrams are counted in reused tables (a dense one for trigrams of
 //!   ' ' and 'a'..='z', open addressing on packed integers for the others),
-//!   ranked by count buckets, and the profiles are read through an inverted
-//!   index built once (trigram → [(language, rank)]), so scoring costs one
-//!   look-up per distinct text trigram instead of one per profile trigram
-//!   (≈ 11 000 for the Latin script, however short the text);
+//!   ranked without a comparison sort (the dense table's bitmap gives them
+//!   in order, then a stable counting sort by count), and the profiles are
+//!   read through an index built once, a row per profile trigram of its
+//!   rank in every language's profile: scoring adds one row per distinct
+//!   text trigram to all the script's languages at once (vector
+//!   operations), instead of one look-up per profile trigram (≈ 11 000 for
+//!   the Latin script, however short the text);
 //! * whatlang's two sorts of the script's languages (alphabet scores, then
 //!   combined scores) are only run when the best combined score is tied,
 //!   the one case where their order decides the result.

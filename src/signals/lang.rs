@@ -12,8 +12,8 @@
 //! [`MAX_BYTES`] bytes are read, since the cost grows with the sample: on
 //! the shared datasets 512 bytes give the same accuracy on gold texts as
 //! 1 and 4 KiB (99.3 %) and agree with CLD2 on 99.64 % of 2,248 extracted
-//! pages (1 KiB 99.69 %, 4 KiB 99.9 %), for +2.5–6 % of extraction CPU on the
-//! bench WARC against +8 % at 1 KiB (PERF.md §11).
+//! pages (1 KiB 99.69 %, 4 KiB 99.9 %). The identification costs ~4.5 % of
+//! extraction CPU on the bench WARC (PERF.md §11).
 
 use serde::Serialize;
 
