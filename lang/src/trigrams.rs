@@ -104,8 +104,9 @@ pub(crate) struct Index {
     profile_lens: Vec<u32>,
 }
 
-/// The widest row (Latin's 37 languages).
-const MAX_WIDTH: usize = 40;
+/// The widest row: the most languages of a script (Latin's 37), rounded up
+/// to whole vectors of 8.
+const MAX_WIDTH: usize = crate::alphabets::MAX_LANGS.div_ceil(8) * 8;
 
 /// A row's rank for a language whose profile lacks the trigram.
 const ABSENT: i16 = 0x4000;

@@ -189,7 +189,7 @@ fn analyse_here(
     Ok(Extras {
         lang: analysis.lang.map(str::to_owned),
         lang_score: analysis.lang_score,
-        signals: analysis.signals.clone(),
+        signals: analysis.signals,
         filters: analysis.filters,
         exact_key: analysis.exact_key,
         minhash: options.minhash.then_some(analysis.minhash),

@@ -1008,7 +1008,6 @@ mod tests {
         }
     }
 
-    /// The gold texts of a shared dataset, through one reused scratch.
     /// `re.split(r"\n{min_run,}", text)` by a walk over the bytes.
     fn split_runs_reference(text: &str, min_run: usize) -> Vec<&str> {
         let bytes = text.as_bytes();
@@ -1042,6 +1041,7 @@ mod tests {
         }
     }
 
+    /// The gold texts of a shared dataset, through one reused scratch.
     #[test]
     fn dataset_n_gram_signals_equal_the_reference() {
         let mut scratch = Scratch::default();
