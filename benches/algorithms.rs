@@ -4,7 +4,7 @@
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use dana::{Algorithm, Extractor};
+use crawlsift::{Algorithm, Extractor};
 
 fn algorithms(c: &mut Criterion) {
     let pages = common::scrapinghub_pages();

@@ -9,7 +9,7 @@
 //! times compare the same pages.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use dana::{Algorithm, Extractor};
+use crawlsift::{Algorithm, Extractor};
 use encoding_rs::Encoding;
 use std::io::Read;
 

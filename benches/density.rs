@@ -7,14 +7,14 @@
 //!   recogniser + line building) with the fast kernel and the scalar one.
 //!
 //! The fast kernels are the ones chosen at run time (`kernel::dispatch`:
-//! AVX2 where the CPU has it; `DANA_KERNELS=sse2` forces the baseline).
+//! AVX2 where the CPU has it; `CRAWLSIFT_KERNELS=sse2` forces the baseline).
 
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use dana::density::kernel::{dispatch, Isa, ReferenceCounter, Task, BLOCK};
-use dana::density::scan::{scan, LinkRule, Rules};
-use dana::density::Scratch;
+use crawlsift::density::kernel::{dispatch, Isa, ReferenceCounter, Task, BLOCK};
+use crawlsift::density::scan::{scan, LinkRule, Rules};
+use crawlsift::density::Scratch;
 use std::hint::black_box;
 
 fn kernel(c: &mut Criterion) {
@@ -58,7 +58,7 @@ fn kernel(c: &mut Criterion) {
         })
     });
     let mut lines = Vec::new();
-    let mut memo = dana::density::cleaning::CueMemo::default();
+    let mut memo = crawlsift::density::cleaning::CueMemo::default();
     group.bench_function("scan_reference", |b| {
         b.iter(|| {
             pages

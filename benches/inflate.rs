@@ -1,5 +1,5 @@
 //! One core's inflate speed on a `.warc.gz`, gzip member by gzip member, with
-//! each inflater dana can use, in one run: flate2 on zlib-rs (streamed, as
+//! each inflater crawlsift can use, in one run: flate2 on zlib-rs (streamed, as
 //! `src/warc/gz.rs` does for streams and without the `libdeflate` feature),
 //! libdeflate (whole members: each member's output in one call, as
 //! `src/warc/whole.rs` does) and ISA-L's igzip (streamed; feature `isal`,
@@ -28,7 +28,7 @@ struct Pass {
 }
 
 /// flate2 on zlib-rs, one member at a time into a reused 1 MiB buffer
-/// (dana's default reader also streams each member in 64 KiB steps).
+/// (crawlsift's default reader also streams each member in 64 KiB steps).
 fn zlib_rs(data: &[u8], ends: &mut Vec<usize>) -> Pass {
     let mut inflater = Decompress::new_gzip(15);
     let mut out = vec![0u8; 1 << 20];
@@ -221,7 +221,7 @@ fn main() {
     let mut rows = Vec::new();
     let (base, cpu, wall) = time(repeat, || zlib_rs(&data, &mut ends));
     rows.push((
-        "flate2 + zlib-rs, streamed (dana's fallback)",
+        "flate2 + zlib-rs, streamed (crawlsift's fallback)",
         base,
         cpu,
         wall,

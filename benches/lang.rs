@@ -1,13 +1,13 @@
 //! Language identification alone: upstream `whatlang` 0.18 against its fork
-//! `dana-lang` (what dana uses), on the texts dana extracts from the
-//! scrapinghub pages, cut as dana cuts them (the first `MAX_BYTES`) and short
+//! `crawlsift-lang` (what crawlsift uses), on the texts crawlsift extracts from the
+//! scrapinghub pages, cut as crawlsift cuts them (the first `MAX_BYTES`) and short
 //! (the first 64 bytes: the fixed cost per text). Throughput is in bytes of text
 //! identified.
 
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use dana::signals::lang::{head, MAX_BYTES};
+use crawlsift::signals::lang::{head, MAX_BYTES};
 
 fn lang(c: &mut Criterion) {
     let texts = common::scrapinghub_texts();
@@ -25,11 +25,11 @@ fn lang(c: &mut Criterion) {
                     .sum::<usize>()
             })
         });
-        group.bench_function("dana-lang", |b| {
+        group.bench_function("crawlsift-lang", |b| {
             b.iter(|| {
                 samples
                     .iter()
-                    .filter_map(|s| dana_lang::detect(s))
+                    .filter_map(|s| crawlsift_lang::detect(s))
                     .map(|i| i.lang() as usize)
                     .sum::<usize>()
             })

@@ -185,9 +185,9 @@ def main():
     writer = Writer(out, plain)
     warcinfo_id = f"<urn:uuid:{uuid.UUID(int=rng.getrandbits(128), version=4)}>"
     info_block = (
-        "software: dana benches/make_bench_warc.py\r\nformat: WARC File Format 1.0\r\n"
+        "software: crawlsift benches/make_bench_warc.py\r\nformat: WARC File Format 1.0\r\n"
         "conformsTo: https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.0/\r\n"
-        f"description: real pages of the dana shared datasets, repeated to {args.size_mb:g} MB (seed {args.seed})\r\n"
+        f"description: real pages of the crawlsift shared datasets, repeated to {args.size_mb:g} MB (seed {args.seed})\r\n"
     ).encode("utf-8")
     writer.write(record([
         ("WARC-Type", "warcinfo"), ("WARC-Date", warc_date(when)), ("WARC-Record-ID", warcinfo_id),

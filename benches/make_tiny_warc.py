@@ -7,7 +7,7 @@ One `warcinfo` record, then --records `response` records (HTTP/1.1 200,
 text/html; charset=utf-8) whose pages are a few hundred bytes of HTML with a
 title and two paragraphs drawn from a fixed word list. Every record is its own
 gzip member at compresslevel 6, as in Common Crawl. The same seed gives the
-same bytes. Compare `dana extract -j 1 -q OUT > /dev/null` CPU time with
+same bytes. Compare `crawlsift extract -j 1 -q OUT > /dev/null` CPU time with
 `cargo run --release --example gz_inflate -- OUT` (one core's inflate).
 """
 

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# dana from Python, Spark and datatrove, beside the CLI, on the benchmark
+# crawlsift from Python, Spark and datatrove, beside the CLI, on the benchmark
 # WARC of benches/make_bench_warc.py. Prints one Markdown table.
 #
 #   benches/python_throughput.sh          # BENCH_DIR=bench-data unless set
 #
 # Rows (each one run under /usr/bin/time -v: wall, user+sys CPU, peak RSS):
-# - `dana extract -j 2` to JSONL (/dev/null) and to Parquet (a temp dir);
+# - `crawlsift extract -j 2` to JSONL (/dev/null) and to Parquet (a temp dir);
 # - the CLI from a local HTTP server (python3 -m http.server on 127.0.0.1);
-# - Python: a loop over `dana.read_warc(path, threads=2)` reading every page;
-# - Spark: `python -m dana.spark --master local[2]` over 4 copies of the
-#   file, beside `dana extract -j 2` over the same 4 copies, and Spark's
+# - Python: a loop over `crawlsift.read_warc(path, threads=2)` reading every page;
+# - Spark: `python -m crawlsift.spark --master local[2]` over 4 copies of the
+#   file, beside `crawlsift extract -j 2` over the same 4 copies, and Spark's
 #   start-up alone (a session that runs one trivial job);
 # - datatrove, on a 100 MB WARC of the same pages (trafilatura is slow):
-#   `DanaWarcReader` -> JsonlWriter, and datatrove's `WarcReader` ->
+#   `CrawlsiftWarcReader` -> JsonlWriter, and datatrove's `WarcReader` ->
 #   `Trafilatura` -> JsonlWriter, one task each.
 # The Python rows use a venv made here (.venv-bench, or $VENV) with ./python and the
 # pinned test dependencies (.ci/python-constraints.txt) plus trafilatura.
@@ -35,8 +35,8 @@ if [[ ! -x "$venv/bin/python" ]]; then
     "$venv/bin/pip" install -q "trafilatura==2.3.1" "lxml_html_clean==0.4.6"
 fi
 py="$venv/bin/python"
-(cd "$repo" && cargo build --quiet --release --bin dana)
-dana="${CARGO_TARGET_DIR:-$repo/target}/release/dana"
+(cd "$repo" && cargo build --quiet --release --bin crawlsift)
+crawlsift="${CARGO_TARGET_DIR:-$repo/target}/release/crawlsift"
 
 work="$(mktemp -d)"
 server=""
@@ -74,28 +74,28 @@ port=$((20000 + RANDOM % 20000))
 server=$!
 sleep 1
 
-measure "dana extract -j 2, JSONL" "$gz" "$dana" extract -j 2 -q "$gz"
-measure "dana extract -j 2, Parquet" "$gz" "$dana" extract -j 2 -q --format parquet -o "$work/pq" "$gz"
-measure "dana extract -j 2, from http://127.0.0.1" "$gz" "$dana" extract -j 2 -q "http://127.0.0.1:$port/bench.warc.gz"
-measure "Python: for page in dana.read_warc(path, threads=2)" "$gz" "$py" -c '
-import sys, dana
-n = sum(len(p.text) for p in dana.read_warc(sys.argv[1], threads=2))
+measure "crawlsift extract -j 2, JSONL" "$gz" "$crawlsift" extract -j 2 -q "$gz"
+measure "crawlsift extract -j 2, Parquet" "$gz" "$crawlsift" extract -j 2 -q --format parquet -o "$work/pq" "$gz"
+measure "crawlsift extract -j 2, from http://127.0.0.1" "$gz" "$crawlsift" extract -j 2 -q "http://127.0.0.1:$port/bench.warc.gz"
+measure "Python: for page in crawlsift.read_warc(path, threads=2)" "$gz" "$py" -c '
+import sys, crawlsift
+n = sum(len(p.text) for p in crawlsift.read_warc(sys.argv[1], threads=2))
 print(n)' "$gz"
-measure "dana extract -j 2, 4 copies" "4 x $(basename "$gz")" "$dana" extract -j 2 -q "$work"/copy{1,2,3,4}.warc.gz
+measure "crawlsift extract -j 2, 4 copies" "4 x $(basename "$gz")" "$crawlsift" extract -j 2 -q "$work"/copy{1,2,3,4}.warc.gz
 measure "Spark start-up alone (local[2], one trivial job)" "-" "$py" -c '
 from pyspark.sql import SparkSession
 s = SparkSession.builder.master("local[2]").getOrCreate()
 print(s.sparkContext.parallelize([1, 2]).count()); s.stop()'
-measure "python -m dana.spark --master local[2], 4 copies" "4 x $(basename "$gz")" \
-    env PYSPARK_PYTHON="$py" "$py" -m dana.spark --paths "$work/paths" "$work/spark" --master "local[2]"
-measure "datatrove: DanaWarcReader -> JsonlWriter (1 task)" "$small" "$py" -c '
+measure "python -m crawlsift.spark --master local[2], 4 copies" "4 x $(basename "$gz")" \
+    env PYSPARK_PYTHON="$py" "$py" -m crawlsift.spark --paths "$work/paths" "$work/spark" --master "local[2]"
+measure "datatrove: CrawlsiftWarcReader -> JsonlWriter (1 task)" "$small" "$py" -c '
 import sys
 from datatrove.executor import LocalPipelineExecutor
 from datatrove.pipeline.writers import JsonlWriter
-from dana.datatrove import DanaWarcReader
+from crawlsift.datatrove import CrawlsiftWarcReader
 d, name, out = sys.argv[1:]
-LocalPipelineExecutor(pipeline=[DanaWarcReader(d, glob_pattern=name), JsonlWriter(out)], tasks=1,
-                      logging_dir=out + "-logs").run()' "$BENCH_DIR" "$(basename "$small")" "$work/dt-dana"
+LocalPipelineExecutor(pipeline=[CrawlsiftWarcReader(d, glob_pattern=name), JsonlWriter(out)], tasks=1,
+                      logging_dir=out + "-logs").run()' "$BENCH_DIR" "$(basename "$small")" "$work/dt-crawlsift"
 measure "datatrove: WarcReader -> Trafilatura -> JsonlWriter (1 task)" "$small" "$py" -c '
 import sys
 from datatrove.executor import LocalPipelineExecutor

@@ -1,4 +1,4 @@
-//! Throughput of `dana::signals` on real extracted texts, beside the
+//! Throughput of `crawlsift::signals` on real extracted texts, beside the
 //! extraction that produced them: every scrapinghub page is extracted once
 //! with the default algorithm (outside the timed loops), then one
 //! `Analyser` per configuration analyses all the texts. Every benchmark's
@@ -9,8 +9,8 @@
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use dana::signals::{Analyser, Config};
-use dana::{Algorithm, Extractor};
+use crawlsift::signals::{Analyser, Config};
+use crawlsift::{Algorithm, Extractor};
 
 fn signals(c: &mut Criterion) {
     let pages = common::scrapinghub_pages();

@@ -1,16 +1,16 @@
 //! WARC throughput: the reader alone (records/s and decompressed MB/s of
 //! walking every record, sequential and split over two inflating threads),
-//! flate2's inflate alone (the bound), and `dana extract` end to end in
+//! flate2's inflate alone (the bound), and `crawlsift extract` end to end in
 //! process (reader → workers → ordered JSONL to a null sink), on the
-//! data-samples files and, when `DANA_BENCH_WARC` names one, on a big file
+//! data-samples files and, when `CRAWLSIFT_BENCH_WARC` names one, on a big file
 //! such as the 1.1 GB one of benches/make_bench_warc.py (benches/warc_throughput.sh
 //! times the real binary against the other tools on it).
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
-use dana::output::{Compression, Format, Formatter, Rendered};
-use dana::pipeline::{self, FileStats, Options, Progress, Sink};
-use dana::warc::{Split, WarcReader};
+use crawlsift::output::{Compression, Format, Formatter, Rendered};
+use crawlsift::pipeline::{self, FileStats, Options, Progress, Sink};
+use crawlsift::warc::{Split, WarcReader};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -71,11 +71,11 @@ impl Sink for NullSink {
     }
 }
 
-/// `dana extract --format jsonl -j workers` over `path` (split when big, as
+/// `crawlsift extract --format jsonl -j workers` over `path` (split when big, as
 /// the binary does); returns the JSONL bytes.
 fn extract(path: &Path, workers: usize) -> u64 {
     let options = Options {
-        algorithm: dana::Algorithm::DEFAULT,
+        algorithm: crawlsift::Algorithm::DEFAULT,
         workers,
         max_record_bytes: 16 << 20,
         formatter: Formatter::new(Format::Jsonl, Compression::None),
@@ -129,7 +129,7 @@ fn bench(c: &mut Criterion) {
         on_file(&mut group, &Path::new(SAMPLES).join(name));
     }
     group.finish();
-    if let Some(big) = std::env::var_os("DANA_BENCH_WARC") {
+    if let Some(big) = std::env::var_os("CRAWLSIFT_BENCH_WARC") {
         let mut group = c.benchmark_group("warc_big");
         group.sample_size(10);
         on_file(&mut group, Path::new(&big));

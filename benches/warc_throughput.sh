@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# End-to-end WARC throughput of `dana extract` beside its bounds and the
+# End-to-end WARC throughput of `crawlsift extract` beside its bounds and the
 # FastWARC+Resiliparse baseline, on the 1.1 GB benchmark WARC of
 # benches/make_bench_warc.py (made if missing). Prints one Markdown table.
 #
 #   benches/warc_throughput.sh            # BENCH_DIR=../bench-data if it exists, else bench-data
 #
 # Rows: `gzip -dc` (single-core inflate, GNU gzip), flate2/zlib-rs inflate
-# (examples/gz_inflate.rs: one core, the bound dana is held to), a warm
-# `cat` of the .warc (memory-read bound), `dana extract -j 1|2 --quiet
+# (examples/gz_inflate.rs: one core, the bound crawlsift is held to), a warm
+# `cat` of the .warc (memory-read bound), `crawlsift extract -j 1|2 --quiet
 # --format jsonl` to /dev/null (and -j 2 with the .warc.gz read by one
 # thread, to show what splitting it buys), and benches/peers/warc_resiliparse.py (one
 # thread), each on the .warc.gz and the .warc. Wall time, user+sys CPU and
@@ -42,8 +42,8 @@ if [[ ! -x "$venv/bin/python" ]]; then
 fi
 
 target="${CARGO_TARGET_DIR:-$repo/target}"
-(cd "$repo" && cargo build --quiet --release --bin dana --example gz_inflate)
-dana="$target/release/dana"
+(cd "$repo" && cargo build --quiet --release --bin crawlsift --example gz_inflate)
+crawlsift="$target/release/crawlsift"
 inflate="$target/release/examples/gz_inflate"
 
 work="$(mktemp -d)"
@@ -52,7 +52,7 @@ warc_bytes="$(stat -c %s "$plain")"
 
 # measure LABEL INPUT RECORDS_FROM CMD...: runs CMD once under /usr/bin/time
 # -v and appends "label|input|wall|cpu|records|rss_kb" to $work/rows.
-# RECORDS_FROM: "dana" (from --stats), "resiliparse" (its JSON line), "-" (none).
+# RECORDS_FROM: "crawlsift" (from --stats), "resiliparse" (its JSON line), "-" (none).
 measure() {
     local label="$1" input="$2" records_from="$3"
     shift 3
@@ -72,7 +72,7 @@ wall = sum(v * 60 ** i for i, v in enumerate(reversed(clock)))
 cpu = float(field("User time (seconds)")) + float(field("System time (seconds)"))
 rss = int(field("Maximum resident set size (kbytes)"))
 records = ""
-if records_from == "dana":
+if records_from == "crawlsift":
     records = sum(s["read"] for s in json.load(open(stats_file)))
 elif records_from == "resiliparse":
     line = [l for l in open(err_file) if l.startswith("{")][-1]
@@ -91,13 +91,13 @@ measure "flate2/zlib-rs inflate (examples/gz_inflate, 1 core)" "$gz" - "$inflate
 measure "cat, warm (memory read)" "$plain" - cat "$plain"
 for input in "$gz" "$plain"; do
     for jobs in 1 2; do
-        measure "dana extract -j $jobs" "$input" dana \
-            "$dana" extract -j "$jobs" --quiet --format jsonl --stats "$work/stats.json" "$input"
+        measure "crawlsift extract -j $jobs" "$input" crawlsift \
+            "$crawlsift" extract -j "$jobs" --quiet --format jsonl --stats "$work/stats.json" "$input"
     done
     if [[ "$input" == "$gz" ]]; then
         # What inflating one file with several threads buys: the same run read by one thread.
-        measure "dana extract -j 2, file not split" "$input" dana \
-            "$dana" extract -j 2 --split-min-bytes 18446744073709551615 --quiet --format jsonl --stats "$work/stats.json" "$input"
+        measure "crawlsift extract -j 2, file not split" "$input" crawlsift \
+            "$crawlsift" extract -j 2 --split-min-bytes 18446744073709551615 --quiet --format jsonl --stats "$work/stats.json" "$input"
     fi
     measure "FastWARC+Resiliparse (1 thread)" "$input" resiliparse \
         "$venv/bin/python" "$here/peers/warc_resiliparse.py" -o /dev/null "$input"
@@ -121,8 +121,8 @@ bound = speed[("flate2/zlib-rs inflate (examples/gz_inflate, 1 core)", True)]
 print()
 print(f"Uncompressed WARC: {warc_bytes / 1e6:,.1f} MB. One core of zlib-rs inflate: {bound:,.0f} MB/s.")
 for jobs in (1, 2):
-    gz = speed[(f"dana extract -j {jobs}", True)]
-    plain = speed[(f"dana extract -j {jobs}", False)]
+    gz = speed[(f"crawlsift extract -j {jobs}", True)]
+    plain = speed[(f"crawlsift extract -j {jobs}", False)]
     print(f"- `-j {jobs}` .warc.gz: {gz:,.0f} MB/s = {100 * gz / (jobs * bound):.0f} % of {jobs} x inflate bound; "
           f".warc: {plain:,.0f} MB/s = {plain / jobs:,.0f} MB/s per core")
 EOF

@@ -3,7 +3,7 @@
 //! extraction of every page of a dataset directory with the default
 //! algorithm, the cleaning pass of `--signals --filter gopher,c4,fineweb`
 //! over the extracted texts of the shared datasets (twice), or the language
-//! identification of those texts (the sample `dana extract` reads of each,
+//! identification of those texts (the sample `crawlsift extract` reads of each,
 //! twice). Only the calls named below are counted (`--toggle-collect`):
 //! reading and gunzipping the pages are not.
 //!
@@ -20,9 +20,9 @@
 //! callgrind prints the instructions counted ("Collected"); PERF.md and
 //! ACCURACY.md quote them before and after a change.
 
-use dana::eval::Dataset;
-use dana::signals::{Analyser, Config, RuleSet};
-use dana::{Algorithm, Extractor};
+use crawlsift::eval::Dataset;
+use crawlsift::signals::{Analyser, Config, RuleSet};
+use crawlsift::{Algorithm, Extractor};
 use std::path::{Path, PathBuf};
 
 fn main() -> anyhow::Result<()> {
@@ -85,7 +85,7 @@ fn dataset_texts(extractor: &mut Extractor) -> anyhow::Result<Vec<String>> {
 }
 
 /// The raw pages of a dataset directory, in the order of their ids
-/// (`dana eval`'s reader).
+/// (`crawlsift eval`'s reader).
 fn pages(dir: &Path) -> anyhow::Result<Vec<Vec<u8>>> {
     let dataset = Dataset::open(dir)?;
     let mut pages = Vec::with_capacity(dataset.pages.len());
@@ -103,11 +103,11 @@ fn extract_page(extractor: &mut Extractor, page: &[u8]) -> usize {
     extractor.extract(page, None).text.len()
 }
 
-/// One text's language (what `dana extract` writes as `lang`): the call
+/// One text's language (what `crawlsift extract` writes as `lang`): the call
 /// callgrind counts.
 #[inline(never)]
 fn identify(text: &str) -> bool {
-    dana::signals::lang::identify(text).is_some()
+    crawlsift::signals::lang::identify(text).is_some()
 }
 
 /// One text through the cleaning pass: the call callgrind counts.

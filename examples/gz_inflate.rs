@@ -1,5 +1,5 @@
-//! One core's inflate speed with flate2 on its zlib-rs backend (what dana
-//! uses), independent of dana: the bound `dana extract` is measured against
+//! One core's inflate speed with flate2 on its zlib-rs backend (what crawlsift
+//! uses), independent of crawlsift: the bound `crawlsift extract` is measured against
 //! on a `.warc.gz`. The file is read into memory first, so only inflating
 //! (and the CRC check) is timed.
 //!

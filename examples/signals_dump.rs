@@ -1,13 +1,13 @@
 //! Prints the full `Analysis` (language, signals, filters, exact key,
 //! MinHash) of every gold text and every extracted text of the given dataset
 //! directories (default: the shared datasets), one JSON object per line, in
-//! a fixed order: a change to `dana::signals` that must not change results
+//! a fixed order: a change to `crawlsift::signals` that must not change results
 //! is checked by diffing this output before and after it.
 //!
 //! cargo run --release --example signals_dump [-- DATASET_DIR... ] > analysis.jsonl
 
-use dana::signals::{Analyser, Config};
-use dana::{Algorithm, Extractor};
+use crawlsift::signals::{Analyser, Config};
+use crawlsift::{Algorithm, Extractor};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 

@@ -1,4 +1,4 @@
-//! Speed of `dana::signals` against extraction, on one core.
+//! Speed of `crawlsift::signals` against extraction, on one core.
 //!
 //! Extracts every page of the given dataset directories (default: the shared
 //! datasets) with the default algorithm, then times, over the extracted
@@ -13,8 +13,8 @@
 //! cargo run --release --example signals_speed [-- DATASET_DIR... ]
 
 use cpu_time::ThreadTime;
-use dana::signals::{dedup, lang, Analyser, Config, RuleSet};
-use dana::{Algorithm, Extractor};
+use crawlsift::signals::{dedup, lang, Analyser, Config, RuleSet};
+use crawlsift::{Algorithm, Extractor};
 use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -72,7 +72,7 @@ def main():
             records = plain_records(data)
             compressed = []
         else:
-            continue  # LZ4 and other formats dana does not read
+            continue  # LZ4 and other formats crawlsift does not read
         # Small runs of consecutive records: what follows a record matters.
         for i in range(0, min(len(records), 24), 3):
             plain = b"".join(records[i : i + 3])

@@ -1,4 +1,4 @@
-//! dana: main-text extraction from HTML pages and web-crawl archives with the
+//! crawlsift: main-text extraction from HTML pages and web-crawl archives with the
 //! DANA family of line-density algorithms.
 //!
 //! The crate is organised by concern:

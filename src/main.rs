@@ -1,4 +1,4 @@
-//! The `dana` command line.
+//! The `crawlsift` command line.
 
 mod cli;
 
@@ -10,7 +10,7 @@ fn main() -> std::process::ExitCode {
     #[cfg(target_arch = "x86_64")]
     if let Some(missing) = missing_cpu_features() {
         eprintln!(
-            "dana: this CPU lacks {missing}, which this build of dana uses (it was built \
+            "crawlsift: this CPU lacks {missing}, which this build of crawlsift uses (it was built \
              with RUSTFLAGS for another CPU); rebuild it here, or build the portable \
              default, which runs on any x86-64 CPU and picks AVX2 at run time: \
              cargo build --release, with RUSTFLAGS unset"

@@ -85,8 +85,8 @@ impl Default for RetryPolicy {
 }
 
 impl RetryPolicy {
-    /// The defaults, changed by the environment variables `DANA_HTTP_RETRIES`
-    /// (a count), `DANA_HTTP_RETRY_DELAY` and `DANA_HTTP_TIMEOUT` (seconds,
+    /// The defaults, changed by the environment variables `CRAWLSIFT_HTTP_RETRIES`
+    /// (a count), `CRAWLSIFT_HTTP_RETRY_DELAY` and `CRAWLSIFT_HTTP_TIMEOUT` (seconds,
     /// fractions allowed), so the command line, the library and the Python
     /// and Spark readers are configured the same way.
     pub fn from_env() -> Result<RetryPolicy, RemoteError> {
@@ -98,15 +98,15 @@ impl RetryPolicy {
             kind: RemoteErrorKind::Config,
             detail: format!("{name}={value:?} is not {want}; fix or unset it"),
         };
-        if let Some(v) = var("DANA_HTTP_RETRIES") {
+        if let Some(v) = var("CRAWLSIFT_HTTP_RETRIES") {
             policy.retries = v
                 .trim()
                 .parse()
-                .map_err(|_| bad("DANA_HTTP_RETRIES", &v, "a count (e.g. 5)"))?;
+                .map_err(|_| bad("CRAWLSIFT_HTTP_RETRIES", &v, "a count (e.g. 5)"))?;
         }
         for (name, field) in [
-            ("DANA_HTTP_RETRY_DELAY", &mut policy.delay),
-            ("DANA_HTTP_TIMEOUT", &mut policy.timeout),
+            ("CRAWLSIFT_HTTP_RETRY_DELAY", &mut policy.delay),
+            ("CRAWLSIFT_HTTP_TIMEOUT", &mut policy.timeout),
         ] {
             if let Some(v) = var(name) {
                 *field = v
@@ -208,7 +208,7 @@ impl RemoteReader {
         let timeout = Some(policy.timeout);
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
-            .user_agent(concat!("dana/", env!("CARGO_PKG_VERSION")))
+            .user_agent(concat!("crawlsift/", env!("CARGO_PKG_VERSION")))
             .timeout_connect(timeout)
             .timeout_recv_response(timeout)
             .timeout_per_read(timeout)
@@ -279,7 +279,7 @@ impl RemoteReader {
                     return Err(self.error(
                         RemoteErrorKind::GaveUp,
                         format!(
-                            "reading stopped {at} after {} in a row (last: {}); check the network or the server and run again, or raise DANA_HTTP_RETRIES / DANA_HTTP_TIMEOUT",
+                            "reading stopped {at} after {} in a row (last: {}); check the network or the server and run again, or raise CRAWLSIFT_HTTP_RETRIES / CRAWLSIFT_HTTP_TIMEOUT",
                             if self.failures == 1 {
                                 "1 failure".to_string()
                             } else {

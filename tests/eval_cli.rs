@@ -1,4 +1,4 @@
-//! `dana eval` end to end on small datasets copied from the shared ones.
+//! `crawlsift eval` end to end on small datasets copied from the shared ones.
 
 use serde_json::Value;
 use std::error::Error;
@@ -44,14 +44,14 @@ fn copy_dataset(root: &Path, name: &str, ids: &[&str]) -> Result<PathBuf> {
     Ok(to)
 }
 
-fn dana_eval(args: &[&str]) -> Result<Output> {
-    let output = Command::new(env!("CARGO_BIN_EXE_dana"))
+fn crawlsift_eval(args: &[&str]) -> Result<Output> {
+    let output = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
         .arg("eval")
         .args(args)
         .output()?;
     if !output.status.success() {
         return Err(format!(
-            "dana eval {args:?} failed: {}",
+            "crawlsift eval {args:?} failed: {}",
             String::from_utf8_lossy(&output.stderr)
         )
         .into());
@@ -62,7 +62,7 @@ fn dana_eval(args: &[&str]) -> Result<Output> {
 fn json_rows(args: &[&str]) -> Result<Vec<Value>> {
     let mut args = args.to_vec();
     args.extend(["--format", "json"]);
-    let output = dana_eval(&args)?;
+    let output = crawlsift_eval(&args)?;
     match serde_json::from_slice(&output.stdout)? {
         Value::Array(rows) => Ok(rows),
         other => Err(format!("expected a JSON array, got {other}").into()),
@@ -78,7 +78,7 @@ fn markdown_table_has_a_column_per_dataset_and_counts_pages() -> Result {
     let root = tempfile::tempdir()?;
     let scrapinghub = copy_dataset(root.path(), "scrapinghub", SCRAPINGHUB_IDS)?;
     let wcxb = copy_dataset(root.path(), "wcxb_dev", WCXB_IDS)?;
-    let output = dana_eval(&[
+    let output = crawlsift_eval(&[
         scrapinghub.to_str().ok_or("path")?,
         wcxb.to_str().ok_or("path")?,
     ])?;
@@ -112,7 +112,7 @@ fn json_has_sensible_numbers_for_every_algorithm() -> Result {
         "--csv",
         csv.to_str().ok_or("path")?,
     ])?;
-    let algorithms = dana::Algorithm::ALL.len();
+    let algorithms = crawlsift::Algorithm::ALL.len();
     assert_eq!(rows.len(), 2 * algorithms);
     for row in &rows {
         let pages = row.get("pages").and_then(Value::as_u64);
@@ -224,7 +224,7 @@ fn empty_and_missing_predictions_score_zero() -> Result {
     for id in SCRAPINGHUB_IDS.iter().skip(1) {
         fs::write(pred.join(format!("{id}.txt")), "")?;
     }
-    let output = dana_eval(&[
+    let output = crawlsift_eval(&[
         scrapinghub.to_str().ok_or("path")?,
         "--pred",
         pred.to_str().ok_or("path")?,
@@ -249,7 +249,7 @@ fn empty_and_missing_predictions_score_zero() -> Result {
 fn unknown_algorithm_and_bad_dataset_fail_with_a_message() -> Result {
     let root = tempfile::tempdir()?;
     let scrapinghub = copy_dataset(root.path(), "scrapinghub", SCRAPINGHUB_IDS)?;
-    let unknown = Command::new(env!("CARGO_BIN_EXE_dana"))
+    let unknown = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
         .args([
             "eval",
             scrapinghub.to_str().ok_or("path")?,
@@ -260,7 +260,7 @@ fn unknown_algorithm_and_bad_dataset_fail_with_a_message() -> Result {
     assert!(!unknown.status.success());
     assert!(String::from_utf8(unknown.stderr)?.contains("unknown algorithm `nope`"));
 
-    let not_a_dataset = Command::new(env!("CARGO_BIN_EXE_dana"))
+    let not_a_dataset = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
         .args(["eval", SHARED])
         .output()?;
     assert!(!not_a_dataset.status.success());

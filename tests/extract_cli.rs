@@ -1,4 +1,4 @@
-//! `dana extract` end to end, on the real samples in ../shared/warc.
+//! `crawlsift extract` end to end, on the real samples in ../shared/warc.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -23,8 +23,8 @@ fn all_shared() -> Vec<PathBuf> {
     files
 }
 
-fn dana(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dana"))
+fn crawlsift(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crawlsift"))
         .arg("extract")
         .args(args)
         .output()
@@ -48,7 +48,7 @@ fn tempdir() -> tempfile::TempDir {
 
 #[test]
 fn jsonl_fields_for_the_common_crawl_capture() {
-    let out = dana(&[shared("cc_whirlwind.warc.gz").as_os_str(), os("--quiet")]);
+    let out = crawlsift(&[shared("cc_whirlwind.warc.gz").as_os_str(), os("--quiet")]);
     assert!(
         out.status.success(),
         "{}",
@@ -84,7 +84,7 @@ fn output_is_identical_for_one_and_two_workers() {
     let run = |j: &str| {
         let mut args: Vec<&std::ffi::OsStr> = files.iter().map(|f| f.as_os_str()).collect();
         args.extend([os("-j"), os(j), os("--quiet")]);
-        dana(&args)
+        crawlsift(&args)
     };
     let (one, two) = (run("1"), run("2"));
     assert!(
@@ -112,7 +112,7 @@ fn stats_account_for_every_record() {
     let files = all_shared();
     let mut args: Vec<&std::ffi::OsStr> = files.iter().map(|f| f.as_os_str()).collect();
     args.extend([os("--quiet"), os("--stats"), stats_path.as_os_str()]);
-    let out = dana(&args);
+    let out = crawlsift(&args);
     assert!(out.status.success());
     let text = std::fs::read_to_string(&stats_path).unwrap_or_else(|e| panic!("{e}"));
     let stats: Vec<serde_json::Value> =
@@ -169,7 +169,7 @@ fn stats_account_for_every_record() {
 
 #[test]
 fn clueweb_pages_carry_their_euc_jp_charset() {
-    let out = dana(&[
+    let out = crawlsift(&[
         shared("resiliparse_clueweb-quirk.warc.gz").as_os_str(),
         os("--quiet"),
     ]);
@@ -185,7 +185,7 @@ fn clueweb_pages_carry_their_euc_jp_charset() {
 #[test]
 fn wet_output_reads_back_and_matches_common_crawl_layout() {
     let dir = tempdir();
-    let out = dana(&[
+    let out = crawlsift(&[
         shared("cc_whirlwind.warc.gz").as_os_str(),
         os("--format"),
         os("wet"),
@@ -317,15 +317,15 @@ fn gzip_members(bytes: &[u8]) -> usize {
 #[test]
 fn text_format_and_compressed_jsonl() {
     let input = shared("resiliparse_warcfile.warc.gz");
-    let plain = dana(&[input.as_os_str(), os("--quiet")]);
-    let text = dana(&[input.as_os_str(), os("--quiet"), os("--format"), os("text")]);
+    let plain = crawlsift(&[input.as_os_str(), os("--quiet")]);
+    let text = crawlsift(&[input.as_os_str(), os("--quiet"), os("--format"), os("text")]);
     let pages = String::from_utf8_lossy(&text.stdout)
         .split("\n\x0c\n")
         .filter(|p| !p.is_empty())
         .count();
     assert_eq!(pages, 16);
     for (compress, decode) in [("gzip", gunzip as fn(&[u8]) -> Vec<u8>), ("zstd", unzstd)] {
-        let out = dana(&[
+        let out = crawlsift(&[
             input.as_os_str(),
             os("--quiet"),
             os("--compress"),
@@ -359,7 +359,7 @@ fn rerun_resumes_after_interruption() {
     let run = || {
         let mut args: Vec<&std::ffi::OsStr> = inputs.iter().map(|f| f.as_os_str()).collect();
         args.extend([os("-o"), dir.path().as_os_str()]);
-        dana(&args)
+        crawlsift(&args)
     };
     let first = run();
     assert!(first.status.success());
@@ -392,7 +392,7 @@ fn unreadable_inputs_fail_the_run_and_are_named() {
     let not_warc = dir.path().join("page.warc");
     std::fs::write(&not_warc, b"<html>hello</html>").unwrap_or_else(|e| panic!("{e}"));
     let missing = dir.path().join("missing.warc.gz");
-    let out = dana(&[
+    let out = crawlsift(&[
         shared("jwarc_cc.warc.gz").as_os_str(),
         missing.as_os_str(),
         not_warc.as_os_str(),
@@ -431,7 +431,7 @@ fn crafted_records_are_classified() {
     .concat();
     std::fs::write(&path, data).unwrap_or_else(|e| panic!("{e}"));
     let stats = dir.path().join("stats.json");
-    let out = dana(&[
+    let out = crawlsift(&[
         path.as_os_str(),
         os("--quiet"),
         os("--stats"),
@@ -443,7 +443,7 @@ fn crafted_records_are_classified() {
         serde_json::from_slice(&std::fs::read(&stats).unwrap_or_default()).unwrap_or_default();
     assert_eq!(s[0]["skipped"]["binary"].as_u64(), Some(1));
     assert_eq!(s[0]["skipped"]["not_html"].as_u64(), Some(1));
-    let small = dana(&[
+    let small = crawlsift(&[
         path.as_os_str(),
         os("--quiet"),
         os("--stats"),
@@ -460,8 +460,8 @@ fn crafted_records_are_classified() {
 #[test]
 fn stdin_gives_the_same_pages() {
     let input = shared("dolma_sample-0001.warc.gz");
-    let from_file = dana(&[input.as_os_str(), os("--quiet")]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dana"))
+    let from_file = crawlsift(&[input.as_os_str(), os("--quiet")]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
         .args(["extract", "-", "--quiet"])
         .stdin(std::fs::File::open(&input).unwrap_or_else(|e| panic!("{e}")))
         .stdout(Stdio::piped())
@@ -489,8 +489,8 @@ fn paths_file_lists_inputs() {
             .unwrap_or_else(|e| panic!("{e}"));
     }
     std::fs::write(&list, gz.finish().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
-    let listed = dana(&[os("--paths"), list.as_os_str(), os("--quiet")]);
-    let direct = dana(&[inputs[0].as_os_str(), inputs[1].as_os_str(), os("--quiet")]);
+    let listed = crawlsift(&[os("--paths"), list.as_os_str(), os("--quiet")]);
+    let direct = crawlsift(&[inputs[0].as_os_str(), inputs[1].as_os_str(), os("--quiet")]);
     assert!(listed.status.success());
     assert_eq!(jsonl(&listed.stdout).len(), 2);
     assert_eq!(listed.stdout, direct.stdout);
@@ -532,7 +532,7 @@ fn truncated_warc(dir: &Path) -> PathBuf {
 fn truncated_records_say_so_in_jsonl_wet_and_parquet() {
     let dir = tempdir();
     let input = truncated_warc(dir.path());
-    let out = dana(&[input.as_os_str(), os("--quiet")]);
+    let out = crawlsift(&[input.as_os_str(), os("--quiet")]);
     assert!(
         out.status.success(),
         "{}",
@@ -577,9 +577,9 @@ fn truncated_records_say_so_in_jsonl_wet_and_parquet() {
     assert_eq!(rows, pages, "Parquet rows equal the JSONL objects");
 }
 
-/// `dana extract --quiet --format FORMAT -o DIR INPUT`, which must succeed.
+/// `crawlsift extract --quiet --format FORMAT -o DIR INPUT`, which must succeed.
 fn extract_into(input: &Path, format: &str, dir: &Path) {
-    let out = dana(&[
+    let out = crawlsift(&[
         input.as_os_str(),
         os("--quiet"),
         os("--format"),
@@ -642,7 +642,7 @@ fn parquet_rows_equal_jsonl_objects_for_every_shared_warc() {
             os("-j"),
             os("2"),
         ]);
-        dana(&args)
+        crawlsift(&args)
     };
     let (jsonl_dir, pq_dir) = (dir.path().join("jsonl"), dir.path().join("pq"));
     for (format, out_dir) in [("jsonl", &jsonl_dir), ("parquet", &pq_dir)] {
@@ -683,7 +683,7 @@ fn parquet_rows_equal_jsonl_objects_for_every_shared_warc() {
 
 #[test]
 fn parquet_needs_an_output_directory() {
-    let out = dana(&[
+    let out = crawlsift(&[
         shared("cc_whirlwind.warc.gz").as_os_str(),
         os("--format"),
         os("parquet"),
@@ -694,11 +694,11 @@ fn parquet_needs_an_output_directory() {
     assert!(out.stdout.is_empty());
 }
 
-/// Runs `dana extract INPUT -o DIR EXTRA…`; returns (stderr, output bytes).
+/// Runs `crawlsift extract INPUT -o DIR EXTRA…`; returns (stderr, output bytes).
 fn run_into(input: &Path, dir: &Path, extra: &[&str], output: &str) -> (String, Vec<u8>) {
     let mut args: Vec<&std::ffi::OsStr> = vec![input.as_os_str(), os("-o"), dir.as_os_str()];
     args.extend(extra.iter().map(|a| os(a)));
-    let out = dana(&args);
+    let out = crawlsift(&args);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{stderr}");
     (stderr, std::fs::read(dir.join(output)).unwrap_or_default())
@@ -751,7 +751,7 @@ fn resume_keeps_only_outputs_finished_with_the_same_options() {
         assert_eq!(redone.len(), default.len(), "{format}");
         // A foreign file without a record: redone.
         let foreign = dir.path().join(output);
-        let record = dir.path().join(format!(".{output}.dana.json"));
+        let record = dir.path().join(format!(".{output}.crawlsift.json"));
         assert!(record.exists());
         std::fs::remove_file(&record).unwrap_or_else(|e| panic!("{e}"));
         let (stderr, _) = run_into(&input, dir.path(), &f, output);
@@ -768,7 +768,7 @@ fn resume_keeps_only_outputs_finished_with_the_same_options() {
 fn stdin_with_an_output_directory_is_read_every_time() {
     let dir = tempdir();
     let run = |input: &Path| {
-        let out = Command::new(env!("CARGO_BIN_EXE_dana"))
+        let out = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
             .args(["extract", "-", "--quiet", "-o"])
             .arg(dir.path())
             .stdin(std::fs::File::open(input).unwrap_or_else(|e| panic!("{e}")))
@@ -788,7 +788,7 @@ fn stdin_with_an_output_directory_is_read_every_time() {
     let first = run(&shared("cc_whirlwind.warc.gz"));
     let second = run(&shared("jwarc_cc.warc.gz"));
     let direct: Vec<String> =
-        jsonl(&dana(&[shared("jwarc_cc.warc.gz").as_os_str(), os("--quiet")]).stdout)
+        jsonl(&crawlsift(&[shared("jwarc_cc.warc.gz").as_os_str(), os("--quiet")]).stdout)
             .iter()
             .map(|p| p["url"].as_str().unwrap_or_default().to_string())
             .collect();
@@ -818,13 +818,13 @@ fn article(paragraph: &str) -> String {
     format!("<!DOCTYPE html><html><head><title>Titel</title></head><body><nav><a href=/>Home</a></nav><article>{body}</article></body></html>")
 }
 
-/// Runs `dana extract` on one crafted WARC; its pages by URL, and its stats.
+/// Runs `crawlsift extract` on one crafted WARC; its pages by URL, and its stats.
 fn extract_crafted(records: &[Vec<u8>]) -> (Vec<serde_json::Value>, serde_json::Value) {
     let dir = tempdir();
     let path = dir.path().join("crafted.warc");
     std::fs::write(&path, records.concat()).unwrap_or_else(|e| panic!("{e}"));
     let stats = dir.path().join("stats.json");
-    let out = dana(&[
+    let out = crawlsift(&[
         path.as_os_str(),
         os("--quiet"),
         os("--stats"),
@@ -916,7 +916,7 @@ fn utf16_and_stray_nul_pages_are_extracted() {
     assert_eq!(stats[0]["read"].as_u64(), Some(4));
 }
 
-/// Many crafted pages: more JSONL than a pipe and dana's output buffer hold.
+/// Many crafted pages: more JSONL than a pipe and crawlsift's output buffer hold.
 fn many_pages(dir: &Path) -> PathBuf {
     let path = dir.join("many.warc");
     let page = article("Enough text to make the output of this run several megabytes long, so that it cannot all sit in buffers.");
@@ -933,13 +933,13 @@ fn many_pages(dir: &Path) -> PathBuf {
     path
 }
 
-/// Issue 23: `dana extract … | head` said "Broken pipe" and exited 2.
+/// Issue 23: `crawlsift extract … | head` said "Broken pipe" and exited 2.
 #[test]
 fn closed_stdout_ends_quietly_with_success() {
     let dir = tempdir();
     let input = many_pages(dir.path());
     for args in [&["extract"][..], &["extract", "--format", "text"]] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dana"))
+        let mut child = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
             .args(args)
             .arg(&input)
             .stdout(Stdio::piped())
@@ -970,7 +970,7 @@ fn no_rate_for_a_run_that_read_next_to_nothing() {
         response("http://example.com/", "text/html", page.as_bytes()),
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let out = dana(&[path.as_os_str()]);
+    let out = crawlsift(&[path.as_os_str()]);
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -1000,7 +1000,7 @@ fn directory_inputs_read_their_warc_files() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     std::fs::write(warcs.join("notes.txt"), "not a WARC").unwrap_or_else(|e| panic!("{e}"));
-    let from_dir = dana(&[warcs.as_os_str()]);
+    let from_dir = crawlsift(&[warcs.as_os_str()]);
     let stderr = String::from_utf8_lossy(&from_dir.stderr);
     assert!(from_dir.status.success(), "{stderr}");
     assert!(stderr.contains("total: 3 files"), "{stderr}");
@@ -1012,14 +1012,14 @@ fn directory_inputs_read_their_warc_files() {
     .map(|name| warcs.join(name));
     let mut args: Vec<&std::ffi::OsStr> = sorted.iter().map(|p| p.as_os_str()).collect();
     args.push(os("--quiet"));
-    let listed = dana(&args);
+    let listed = crawlsift(&args);
     assert!(!listed.stdout.is_empty());
     assert_eq!(from_dir.stdout, listed.stdout);
 
     let empty = dir.path().join("empty");
     std::fs::create_dir_all(&empty).unwrap_or_else(|e| panic!("{e}"));
     std::fs::write(empty.join("readme.md"), "no WARC here").unwrap_or_else(|e| panic!("{e}"));
-    let out = dana(&[shared("jwarc_cc.warc.gz").as_os_str(), empty.as_os_str()]);
+    let out = crawlsift(&[shared("jwarc_cc.warc.gz").as_os_str(), empty.as_os_str()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && out.stdout.is_empty(), "{stderr}");
     assert!(

@@ -1,4 +1,4 @@
-//! `dana extract` with the text analysis: `lang` always, `--signals`,
+//! `crawlsift extract` with the text analysis: `lang` always, `--signals`,
 //! `--minhash`, `--filter`, the WET language header and resuming, on the
 //! real WARCs in ../shared/warc.
 
@@ -22,15 +22,15 @@ const INPUTS: [&str; 4] = [
     "pywb_iana.warc.gz",
 ];
 
-fn dana(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dana"))
+fn crawlsift(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crawlsift"))
         .arg("extract")
         .args(args)
         .output()
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Runs `dana extract` over `inputs` into `dir`; returns stderr.
+/// Runs `crawlsift extract` over `inputs` into `dir`; returns stderr.
 fn extract(inputs: &[&str], dir: &Path, extra: &[&str]) -> String {
     let paths: Vec<String> = inputs
         .iter()
@@ -40,7 +40,7 @@ fn extract(inputs: &[&str], dir: &Path, extra: &[&str]) -> String {
     let dir = dir.display().to_string();
     args.extend(["-o", &dir, "-j", "2"]);
     args.extend(extra);
-    let out = dana(&args);
+    let out = crawlsift(&args);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{stderr}");
     stderr
@@ -387,7 +387,7 @@ fn filter_drops_exactly_the_failing_pages_and_counts_them_per_rule() {
 #[test]
 fn an_unknown_rule_set_is_refused_before_reading() {
     let input = shared(INPUTS[0]).display().to_string();
-    let out = dana(&[&input, "--filter", "gopher,c5"]);
+    let out = crawlsift(&[&input, "--filter", "gopher,c5"]);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -398,7 +398,7 @@ fn an_unknown_rule_set_is_refused_before_reading() {
 }
 
 /// (WARC-Type, WARC-Identified-Content-Language) of each record of a
-/// gzipped WARC (dana's or Common Crawl's WET), read with the warc crate.
+/// gzipped WARC (crawlsift's or Common Crawl's WET), read with the warc crate.
 fn wet_languages(path: &Path) -> Vec<(String, Option<String>)> {
     let reader = warc::WarcReader::from_path_gzip(path).unwrap_or_else(|e| panic!("{e}"));
     reader
@@ -438,7 +438,7 @@ fn wet_records_carry_the_language_as_common_crawl_does() {
                         .as_deref()
                         .unwrap_or_else(|| panic!("no language header for {}", page["url"]));
                     assert_eq!(three.len(), 3, "{three}");
-                    assert_eq!(dana::output::iso_639_3(lang), three);
+                    assert_eq!(crawlsift::output::iso_639_3(lang), three);
                 }
                 None => assert!(header.is_none()),
             }

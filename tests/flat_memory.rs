@@ -5,9 +5,9 @@
 
 #![cfg(target_os = "linux")]
 
-use dana::output::{Compression, Format, Formatter, Rendered};
-use dana::pipeline::{self, FileStats, Options, Progress, Sink};
-use dana::Algorithm;
+use crawlsift::output::{Compression, Format, Formatter, Rendered};
+use crawlsift::pipeline::{self, FileStats, Options, Progress, Sink};
+use crawlsift::Algorithm;
 use flate2::write::GzEncoder;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! Inputs the fuzz targets (fuzz/, see FUZZING.md) found to break the
 //! library, minimised, each checked as its target checks it.
 
-use dana::{charset, Algorithm, Extractor};
+use crawlsift::{charset, Algorithm, Extractor};
 
 /// Every algorithm extracts nothing, without panicking, from pages that
 /// have no virtual lines: CETR smoothed its empty list of line ratios with
@@ -33,7 +33,7 @@ fn every_algorithm_takes_a_page_without_lines() {
 
 /// A record over the cap, read from a plain stream: its block is dropped
 /// unbuffered, and the records after it kept offsets that many bytes too
-/// early (the map reader had them right), so `dana extract -` wrote wrong
+/// early (the map reader had them right), so `crawlsift extract -` wrote wrong
 /// `offset` and `length` for them.
 #[test]
 fn a_stream_keeps_offsets_after_a_record_over_the_cap() {
@@ -53,7 +53,7 @@ fn a_stream_keeps_offsets_after_a_record_over_the_cap() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let path = dir.path().join("over.warc");
     std::fs::write(&path, &data).unwrap_or_else(|e| panic!("{e}"));
-    let ranges = |mut reader: dana::warc::WarcReader| {
+    let ranges = |mut reader: crawlsift::warc::WarcReader| {
         let mut out = Vec::new();
         while let Some(item) = reader.next() {
             let r = item.unwrap_or_else(|p| panic!("{p}"));
@@ -62,7 +62,7 @@ fn a_stream_keeps_offsets_after_a_record_over_the_cap() {
         out
     };
     let from_file =
-        ranges(dana::warc::WarcReader::open(&path, cap).unwrap_or_else(|e| panic!("{e}")));
+        ranges(crawlsift::warc::WarcReader::open(&path, cap).unwrap_or_else(|e| panic!("{e}")));
     let mut expected = Vec::new();
     let mut offset = 0;
     for r in &records {
@@ -71,7 +71,7 @@ fn a_stream_keeps_offsets_after_a_record_over_the_cap() {
     }
     assert_eq!(from_file, expected);
     for buffer in [1, 64, 4096] {
-        let stream = dana::warc::WarcReader::from_stream(
+        let stream = crawlsift::warc::WarcReader::from_stream(
             "-".into(),
             std::io::BufReader::with_capacity(buffer, std::io::Cursor::new(data.clone())),
             cap,
@@ -82,7 +82,7 @@ fn a_stream_keeps_offsets_after_a_record_over_the_cap() {
 }
 
 /// The items a reader returns: number, offset and `record` or the problem.
-fn items(mut reader: dana::warc::WarcReader) -> Vec<(u64, u64, String)> {
+fn items(mut reader: crawlsift::warc::WarcReader) -> Vec<(u64, u64, String)> {
     let mut out = Vec::new();
     while let Some(item) = reader.next() {
         out.push(match item {
@@ -105,10 +105,10 @@ fn every_reader_gives(data: &[u8], expected: &[(u64, u64, &str)]) {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let path = dir.path().join("damaged.warc.gz");
     std::fs::write(&path, data).unwrap_or_else(|e| panic!("{e}"));
-    let file = dana::warc::WarcReader::open(&path, cap).unwrap_or_else(|e| panic!("{e}"));
+    let file = crawlsift::warc::WarcReader::open(&path, cap).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(items(file), expected, "the file");
     for buffer in [1, 64, 4096, 65536, 256 << 10] {
-        let stream = dana::warc::WarcReader::from_stream(
+        let stream = crawlsift::warc::WarcReader::from_stream(
             "-".into(),
             std::io::BufReader::with_capacity(buffer, std::io::Cursor::new(data.to_vec())),
             cap,
@@ -117,13 +117,13 @@ fn every_reader_gives(data: &[u8], expected: &[(u64, u64, &str)]) {
         assert_eq!(items(stream), expected, "stream buffer of {buffer} bytes");
     }
     for part in [64, 4096] {
-        let split = dana::warc::Split {
+        let split = crawlsift::warc::Split {
             threads: 2,
             min_file_bytes: 0,
             max_part_bytes: part,
         };
         let reader =
-            dana::warc::WarcReader::open_split(&path, cap, split).unwrap_or_else(|e| panic!("{e}"));
+            crawlsift::warc::WarcReader::open_split(&path, cap, split).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(items(reader), expected, "split in parts of {part} bytes");
     }
 }

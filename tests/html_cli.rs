@@ -1,4 +1,4 @@
-//! `dana html` end to end on real pages of the shared datasets.
+//! `crawlsift html` end to end on real pages of the shared datasets.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -12,16 +12,16 @@ const GOLD: &str = concat!(
     "/../shared/datasets/scrapinghub/gold/042bb7b5fedab6eac7db576522b89b93904c237d344bcbe14a6a5ab7f7335856.txt"
 );
 
-fn dana() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_dana"))
+fn crawlsift() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_crawlsift"))
 }
 
 #[test]
 fn json_output_of_a_gzipped_page() {
-    let out = dana()
+    let out = crawlsift()
         .args(["html", "--json", "--algorithm", "danag", PAGE])
         .output()
-        .expect("run dana");
+        .expect("run crawlsift");
     assert!(out.status.success());
     let page: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(page["algorithm"], "danag");
@@ -45,13 +45,13 @@ fn json_output_of_a_gzipped_page() {
 
 #[test]
 fn stdin_and_unreadable_files() {
-    let mut child = dana()
+    let mut child = crawlsift()
         .args(["html", "-", "/no/such/page.html"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("run dana");
+        .expect("run crawlsift");
     let html =
         "<html><body><p>A paragraph of main text, long enough to be content.</p></body></html>";
     child

@@ -1,12 +1,12 @@
-//! `dana-lang` (lang/, the fork of whatlang 0.18's detection path that dana
+//! `crawlsift-lang` (lang/, the fork of whatlang 0.18's detection path that crawlsift
 //! uses) against upstream `whatlang` 0.18: the same language, script and
-//! confidence on every page of the shared datasets (the text dana extracts,
+//! confidence on every page of the shared datasets (the text crawlsift extracts,
 //! whole and as the sample of `MAX_BYTES` it identifies, and the gold text) and on
 //! random strings that mix scripts. A difference is a bug in the fork.
 
-use dana::eval::dataset::Dataset;
-use dana::signals::lang::{head, MAX_BYTES};
-use dana::{Algorithm, Extractor};
+use crawlsift::eval::dataset::Dataset;
+use crawlsift::signals::lang::{head, MAX_BYTES};
+use crawlsift::{Algorithm, Extractor};
 use proptest::prelude::*;
 
 const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets");
@@ -25,7 +25,7 @@ fn upstream(text: &str) -> Found {
 }
 
 fn fork(text: &str) -> Found {
-    dana_lang::detect(text).map(|i| {
+    crawlsift_lang::detect(text).map(|i| {
         (
             i.lang().code(),
             i.script().name().to_string(),
@@ -44,7 +44,7 @@ fn differ(text: &str) -> Option<String> {
         }
         _ => false,
     };
-    (!same).then(|| format!("whatlang {a:?}, dana-lang {b:?}"))
+    (!same).then(|| format!("whatlang {a:?}, crawlsift-lang {b:?}"))
 }
 
 #[test]

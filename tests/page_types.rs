@@ -6,8 +6,8 @@
 mod common;
 
 use common::shared_page;
-use dana::eval::Scorer;
-use dana::{Algorithm, Extractor};
+use crawlsift::eval::Scorer;
+use crawlsift::{Algorithm, Extractor};
 use std::path::Path;
 
 /// The default algorithm's text of a wcxb_dev page and its word-level LCS

@@ -4,7 +4,7 @@
 mod common;
 
 use common::shared_page;
-use dana::{Algorithm, Extractor};
+use crawlsift::{Algorithm, Extractor};
 
 fn extract(algorithm: Algorithm, html: &str) -> String {
     Extractor::new(algorithm)

@@ -2,9 +2,9 @@
 //! output and every count are the same with one worker and with four, over
 //! a plain file (records are slices of the map), a gzip file and a stream.
 
-use dana::output::{Compression, Format, Formatter, Rendered};
-use dana::pipeline::{self, FileStats, Input, Options, Progress, Sink};
-use dana::Algorithm;
+use crawlsift::output::{Compression, Format, Formatter, Rendered};
+use crawlsift::pipeline::{self, FileStats, Input, Options, Progress, Sink};
+use crawlsift::Algorithm;
 use flate2::write::GzEncoder;
 use std::io::Write;
 use std::path::PathBuf;

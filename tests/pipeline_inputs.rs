@@ -1,9 +1,9 @@
 //! `pipeline::run_inputs` over byte streams gives what `run` gives over the
 //! same files, and `Progress::stop` ends a run early.
 
-use dana::output::{Compression, Format, Formatter, Rendered};
-use dana::pipeline::{self, FileStats, Input, Options, Progress, Sink};
-use dana::Algorithm;
+use crawlsift::output::{Compression, Format, Formatter, Rendered};
+use crawlsift::pipeline::{self, FileStats, Input, Options, Progress, Sink};
+use crawlsift::Algorithm;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;

@@ -1,9 +1,9 @@
 //! The default build runs on any x86-64 CPU and picks its AVX2 kernels at
-//! run time: the `dana` binary of this build gives the same output on real
+//! run time: the `crawlsift` binary of this build gives the same output on real
 //! WARCs and pages natively, with its baseline kernels forced
-//! (`DANA_KERNELS=sse2`), and under `qemu-x86_64` emulating a CPU without
+//! (`CRAWLSIFT_KERNELS=sse2`), and under `qemu-x86_64` emulating a CPU without
 //! AVX (`-cpu Nehalem`) and one with AVX2 (`-cpu Haswell`); and
-//! `dana --version` names the kernels each of them runs.
+//! `crawlsift --version` names the kernels each of them runs.
 //!
 //! qemu-x86_64 (Debian: `apt-get install qemu-user`) is looked for on the
 //! `PATH`. Without it the emulated runs are skipped with a message, unless
@@ -15,7 +15,7 @@ use std::process::Command;
 
 const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared");
 
-/// How `dana` is run: natively, or under qemu emulating a CPU model.
+/// How `crawlsift` is run: natively, or under qemu emulating a CPU model.
 #[derive(Clone, Copy, Debug)]
 enum Cpu<'a> {
     Native,
@@ -25,41 +25,41 @@ enum Cpu<'a> {
 }
 
 impl Cpu<'_> {
-    /// Runs `dana args…` on this CPU and returns its standard output;
-    /// fails the test when dana fails.
-    fn dana(self, args: &[&str]) -> String {
-        let dana = env!("CARGO_BIN_EXE_dana");
+    /// Runs `crawlsift args…` on this CPU and returns its standard output;
+    /// fails the test when crawlsift fails.
+    fn crawlsift(self, args: &[&str]) -> String {
+        let crawlsift = env!("CARGO_BIN_EXE_crawlsift");
         let mut command = match self {
-            Cpu::Native | Cpu::NativeBaseline => Command::new(dana),
+            Cpu::Native | Cpu::NativeBaseline => Command::new(crawlsift),
             Cpu::Emulated(qemu, model) => {
                 let mut command = Command::new(qemu);
-                command.args(["-cpu", model, dana]);
+                command.args(["-cpu", model, crawlsift]);
                 command
             }
         };
-        command.args(args).env_remove("DANA_KERNELS");
+        command.args(args).env_remove("CRAWLSIFT_KERNELS");
         if let Cpu::NativeBaseline = self {
-            command.env("DANA_KERNELS", "sse2");
+            command.env("CRAWLSIFT_KERNELS", "sse2");
         }
         let out = command
             .output()
-            .unwrap_or_else(|e| panic!("{self:?}: cannot run dana {args:?}: {e}"));
+            .unwrap_or_else(|e| panic!("{self:?}: cannot run crawlsift {args:?}: {e}"));
         assert!(
             out.status.success(),
-            "{self:?}: dana {args:?} failed ({}): {}",
+            "{self:?}: crawlsift {args:?} failed ({}): {}",
             out.status,
             String::from_utf8_lossy(&out.stderr)
         );
-        String::from_utf8(out.stdout).expect("dana writes UTF-8")
+        String::from_utf8(out.stdout).expect("crawlsift writes UTF-8")
     }
 
-    /// The kernels `dana --version` names.
+    /// The kernels `crawlsift --version` names.
     fn kernels(self) -> String {
-        let version = self.dana(&["--version"]);
+        let version = self.crawlsift(&["--version"]);
         let (_, kernels) = version
             .trim_end()
             .split_once("(kernels: ")
-            .unwrap_or_else(|| panic!("{self:?}: no kernels in `dana --version`: {version}"));
+            .unwrap_or_else(|| panic!("{self:?}: no kernels in `crawlsift --version`: {version}"));
         kernels.trim_end_matches(')').to_owned()
     }
 }
@@ -81,7 +81,7 @@ fn qemu() -> Option<PathBuf> {
     found
 }
 
-/// The CPUs this machine can run dana on.
+/// The CPUs this machine can run crawlsift on.
 fn cpus(qemu: Option<&Path>) -> Vec<Cpu<'_>> {
     let mut cpus = vec![Cpu::Native, Cpu::NativeBaseline];
     if let Some(qemu) = qemu {
@@ -147,16 +147,16 @@ fn same_output_on_every_cpu() {
         runs.push(args);
     }
     for args in &runs {
-        let expected = Cpu::Native.dana(args);
+        let expected = Cpu::Native.crawlsift(args);
         // Something to compare: a JSON object per page, with text.
         let objects = expected.lines().count();
-        assert!(objects >= 16, "dana {args:?}: only {objects} pages out");
-        assert!(expected.contains("\"text\":\""), "dana {args:?}: no text");
+        assert!(objects >= 16, "crawlsift {args:?}: only {objects} pages out");
+        assert!(expected.contains("\"text\":\""), "crawlsift {args:?}: no text");
         for &cpu in &cpus[1..] {
-            let got = cpu.dana(args);
+            let got = cpu.crawlsift(args);
             assert!(
                 got == expected,
-                "dana {args:?}: the output on {cpu:?} differs from the native one"
+                "crawlsift {args:?}: the output on {cpu:?} differs from the native one"
             );
         }
     }

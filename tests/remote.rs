@@ -1,9 +1,9 @@
 //! Remote inputs (`http://`) against a server on 127.0.0.1 that this test
 //! starts and makes misbehave: it drops the connection at chosen offsets,
-//! may ignore `Range`, and answers 404 for unknown paths. `dana extract URL`
-//! must write what `dana extract FILE` writes.
+//! may ignore `Range`, and answers 404 for unknown paths. `crawlsift extract URL`
+//! must write what `crawlsift extract FILE` writes.
 
-use dana::remote::{RemoteReader, RetryPolicy};
+use crawlsift::remote::{RemoteReader, RetryPolicy};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -212,12 +212,12 @@ fn start_of(range: Option<&str>) -> Option<u64> {
         .ok()
 }
 
-fn dana(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dana"))
+fn crawlsift(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crawlsift"))
         .arg("extract")
         .args(args)
-        .env("DANA_HTTP_RETRY_DELAY", "0.01")
-        .env("DANA_HTTP_TIMEOUT", "10")
+        .env("CRAWLSIFT_HTTP_RETRY_DELAY", "0.01")
+        .env("CRAWLSIFT_HTTP_TIMEOUT", "10")
         .output()
         .unwrap_or_else(|e| panic!("{e}"))
 }
@@ -376,7 +376,7 @@ fn reader_names_the_url_of_a_404() {
     assert_eq!(server.requests(), 1, "a 404 is not retried");
 }
 
-/// `dana extract URL` writes the same JSONL as `dana extract FILE` (same
+/// `crawlsift extract URL` writes the same JSONL as `crawlsift extract FILE` (same
 /// offsets, lengths and warc_filename), for a gzip and a plain WARC, with
 /// the connection dropped mid-record several times.
 #[test]
@@ -395,9 +395,9 @@ fn extract_from_a_dropping_server_equals_the_local_file() {
                 ..Behaviour::default()
             },
         );
-        let expected = ok(dana(&[path_str(&local), "--quiet"]));
+        let expected = ok(crawlsift(&[path_str(&local), "--quiet"]));
         assert!(!expected.is_empty(), "{name}: no pages extracted locally");
-        let got = ok(dana(&[&server.url(name), "--quiet"]));
+        let got = ok(crawlsift(&[&server.url(name), "--quiet"]));
         assert!(
             got == expected,
             "{name}: remote output differs from the local one:\n{}\n---\n{}",
@@ -419,8 +419,8 @@ fn extract_from_a_server_without_range_support_equals_the_local_file() {
             ..Behaviour::default()
         },
     );
-    let expected = ok(dana(&[path_str(&local), "--quiet"]));
-    let got = ok(dana(&[&server.url(name), "--quiet"]));
+    let expected = ok(crawlsift(&[path_str(&local), "--quiet"]));
+    let got = ok(crawlsift(&[&server.url(name), "--quiet"]));
     assert!(got == expected, "remote output differs from the local one");
     assert_eq!(server.requests(), 2);
 }
@@ -430,26 +430,26 @@ fn extract_from_a_server_without_range_support_equals_the_local_file() {
 fn a_missing_url_fails_the_run_and_the_rest_is_extracted() {
     let (server, local) = serve_one("jwarc_cc.warc.gz", Behaviour::default());
     let missing = server.url("crawl-data/missing.warc.gz");
-    let out = dana(&[&missing, path_str(&local), "--quiet"]);
+    let out = crawlsift(&[&missing, path_str(&local), "--quiet"]);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(&missing) && stderr.contains("404 Not Found"),
         "{stderr}"
     );
-    let expected = ok(dana(&[path_str(&local), "--quiet"]));
+    let expected = ok(crawlsift(&[path_str(&local), "--quiet"]));
     assert!(!expected.is_empty());
     assert_eq!(out.stdout, expected);
 }
 
-/// A remote archive in a compression dana cannot read is refused at once,
+/// A remote archive in a compression crawlsift cannot read is refused at once,
 /// as the local file is.
 #[test]
 fn a_remote_lz4_warc_is_refused_like_the_local_one() {
     let (server, local) = serve_one("resiliparse_warcfile.warc.lz4", Behaviour::default());
     let url = server.url("resiliparse_warcfile.warc.lz4");
     for input in [url.as_str(), path_str(&local)] {
-        let out = dana(&[input, "--quiet"]);
+        let out = crawlsift(&[input, "--quiet"]);
         assert!(!out.status.success());
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -483,7 +483,7 @@ fn paths_list_with_base_url() {
     let remote_out = dir.path().join("remote");
     let local_out = dir.path().join("local");
     let base = server.url("mirror/");
-    ok(dana(&[
+    ok(crawlsift(&[
         "--paths",
         path_str(&list),
         "--base-url",
@@ -495,7 +495,7 @@ fn paths_list_with_base_url() {
     let locals: Vec<PathBuf> = names.iter().map(|n| shared(n)).collect();
     let mut args: Vec<&str> = locals.iter().map(|p| path_str(p)).collect();
     args.extend(["-o", path_str(&local_out), "--quiet"]);
-    ok(dana(&args));
+    ok(crawlsift(&args));
     for output in ["cc_whirlwind.jsonl", "dolma_sample-0001.jsonl"] {
         let got = read(&remote_out.join(output));
         assert!(!got.is_empty(), "{output} is empty");
@@ -519,10 +519,10 @@ fn a_failed_download_is_not_taken_for_a_complete_output() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let url = server.url(name);
     let run = |url: &str| {
-        Command::new(env!("CARGO_BIN_EXE_dana"))
+        Command::new(env!("CARGO_BIN_EXE_crawlsift"))
             .args(["extract", url, "-o", path_str(dir.path()), "--quiet"])
-            .env("DANA_HTTP_RETRY_DELAY", "0.01")
-            .env("DANA_HTTP_RETRIES", "2")
+            .env("CRAWLSIFT_HTTP_RETRY_DELAY", "0.01")
+            .env("CRAWLSIFT_HTTP_RETRIES", "2")
             .output()
             .unwrap_or_else(|e| panic!("{e}"))
     };
@@ -543,7 +543,7 @@ fn a_failed_download_is_not_taken_for_a_complete_output() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let expected = ok(dana(&[path_str(&local), "--quiet"]));
+    let expected = ok(crawlsift(&[path_str(&local), "--quiet"]));
     assert!(read(&output) == expected);
 }
 
@@ -565,7 +565,7 @@ fn paths_list_read_from_a_url() {
         gz.finish().unwrap_or_else(|e| panic!("{e}")),
     );
     let server = Server::start(files, Behaviour::default());
-    let got = ok(dana(&[
+    let got = ok(crawlsift(&[
         "--paths",
         &server.url("warc.paths.gz"),
         "--base-url",
@@ -575,7 +575,7 @@ fn paths_list_read_from_a_url() {
     let locals: Vec<PathBuf> = names.iter().map(|n| shared(n)).collect();
     let mut args: Vec<&str> = locals.iter().map(|p| path_str(p)).collect();
     args.push("--quiet");
-    let expected = ok(dana(&args));
+    let expected = ok(crawlsift(&args));
     assert_eq!(jsonl_lines(&expected), 2);
     assert!(got == expected, "remote output differs from the local one");
 }

@@ -1,7 +1,7 @@
 //! The quality rules, language id and duplicate keys on crafted edge cases
 //! and on real gold texts of the shared datasets.
 
-use dana::signals::{Analyser, Analysis, Config, Filters, RuleSet};
+use crawlsift::signals::{Analyser, Analysis, Config, Filters, RuleSet};
 use std::path::Path;
 
 const DATASETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets");

@@ -1,6 +1,6 @@
 //! The WARC reader over every real sample in ../shared/warc.
 
-use dana::warc::{ProblemKind, WarcReader};
+use crawlsift::warc::{ProblemKind, WarcReader};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -11,7 +11,7 @@ const CAP: u64 = 16 << 20;
 struct Summary {
     types: BTreeMap<String, u64>,
     uris: Vec<String>,
-    problems: Vec<dana::warc::Problem>,
+    problems: Vec<crawlsift::warc::Problem>,
     ranges: Vec<(u64, Option<u64>)>,
 }
 
@@ -75,7 +75,7 @@ fn every_shared_file_matches_the_inventory() {
     }
 }
 
-fn problems_of(path: &Path) -> Vec<dana::warc::Problem> {
+fn problems_of(path: &Path) -> Vec<crawlsift::warc::Problem> {
     summarize(path).problems
 }
 

@@ -1,11 +1,11 @@
 //! Recovery from damaged WARC input, on files crafted here: a record cut
 //! short and followed by good ones, junk between records, a Content-Length
 //! far above the cap, as `.warc`, `.warc.gz` (one member per record), and
-//! streams (what `dana extract -` reads). Every record the input holds is
+//! streams (what `crawlsift extract -` reads). Every record the input holds is
 //! read, every damaged stretch is reported once, and the split gzip reader
 //! agrees with the sequential one.
 
-use dana::warc::{ProblemKind, Split, WarcReader};
+use crawlsift::warc::{ProblemKind, Split, WarcReader};
 use flate2::write::GzEncoder;
 use std::io::Write;
 use std::path::Path;
@@ -283,10 +283,10 @@ fn a_truncated_gzip_member_in_a_stream_resumes_at_the_next_member() {
     }
 }
 
-// ---- The same cases end to end: `dana extract` accounts for every record.
+// ---- The same cases end to end: `crawlsift extract` accounts for every record.
 
-fn dana(args: &[&std::ffi::OsStr], stdin: Option<&Path>) -> std::process::Output {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_dana"));
+fn crawlsift(args: &[&std::ffi::OsStr], stdin: Option<&Path>) -> std::process::Output {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_crawlsift"));
     command.arg("extract").args(args);
     if let Some(input) = stdin {
         command.stdin(std::fs::File::open(input).unwrap_or_else(|e| panic!("{e}")));
@@ -304,7 +304,7 @@ fn sum(v: &serde_json::Value) -> u64 {
         .unwrap_or(0)
 }
 
-/// Runs `dana extract` on `path` (or on stdin with its bytes), returns the
+/// Runs `crawlsift extract` on `path` (or on stdin with its bytes), returns the
 /// stats of the one input and stderr; asserts the accounting adds up.
 fn extract_stats(path: &Path, cap: u64, stdin: bool) -> (serde_json::Value, String) {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -321,7 +321,7 @@ fn extract_stats(path: &Path, cap: u64, stdin: bool) -> (serde_json::Value, Stri
         os("--stats"),
         stats.as_os_str(),
     ];
-    let out = dana(&args, stdin.then_some(path));
+    let out = crawlsift(&args, stdin.then_some(path));
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{stderr}");
     let all: serde_json::Value =

@@ -2,7 +2,7 @@
 //! one gives: on every shared file, and on a multi-member file built from
 //! real records, damaged and undamaged, with part boundaries inside members.
 
-use dana::warc::{Split, WarcReader};
+use crawlsift::warc::{Split, WarcReader};
 use flate2::write::GzEncoder;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -23,7 +23,7 @@ enum Seen {
         content_length: u64,
         block: Vec<u8>,
     },
-    Problem(dana::warc::Problem),
+    Problem(crawlsift::warc::Problem),
 }
 
 fn read(path: &Path, split: Split) -> Result<Vec<Seen>, String> {
@@ -180,7 +180,7 @@ fn extract_output_is_the_same_for_one_and_two_workers_on_a_split_file() {
     std::fs::write(&path, &file).unwrap_or_else(|e| panic!("{e}"));
     let run = |jobs: &str| {
         let stats = dir.path().join(format!("stats-{jobs}.json"));
-        let out = Command::new(env!("CARGO_BIN_EXE_dana"))
+        let out = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
             .args(["extract", "--quiet", "--split-min-bytes", "0", "-j", jobs])
             .arg("--stats")
             .arg(&stats)

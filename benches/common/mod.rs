@@ -30,7 +30,7 @@ pub fn scrapinghub_pages() -> Vec<Vec<u8>> {
 /// order.
 #[allow(dead_code)] // not every benchmark that includes this module calls it
 pub fn scrapinghub_texts() -> Vec<String> {
-    let mut extractor = dana::Extractor::new(dana::Algorithm::DEFAULT);
+    let mut extractor = crawlsift::Extractor::new(crawlsift::Algorithm::DEFAULT);
     scrapinghub_pages()
         .iter()
         .map(|raw| extractor.extract(raw, None).text.to_owned())

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run one peer extractor over one dana dataset and time it.
+"""Run one peer extractor over one crawlsift dataset and time it.
 
 Usage: extract.py TOOL DATASET_DIR OUT_DIR
 

@@ -8,8 +8,8 @@
 # Env: DATASETS (names under $DATASETS_ROOT), TOOLS, DATASETS_ROOT
 # (default ../shared/datasets beside the repo), PYTHON (interpreter for the
 # venv, default python3), CARGO_TARGET_DIR (default dom_smoothie/target),
-# DANA (the dana binary used for scoring and timing), RUNS (timed runs per
-# tool and dataset, dana's included; the table takes each one's best; default 1).
+# CRAWLSIFT (the crawlsift binary used for scoring and timing), RUNS (timed runs per
+# tool and dataset, crawlsift's included; the table takes each one's best; default 1).
 # Idempotent: the venv and the Rust binary are reused when up to date;
 # outputs are overwritten.
 set -euo pipefail
@@ -44,7 +44,7 @@ if [[ ! -x "$venv/bin/python" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; th
 fi
 
 # 2. dom_smoothie (Rust) in its own Cargo project; cargo itself skips an up-to-date build.
-# Built from the repo root, so the repo's .cargo/config.toml gives it dana's
+# Built from the repo root, so the repo's .cargo/config.toml gives it crawlsift's
 # compiler flags (the CPU it is built on).
 user_target="${CARGO_TARGET_DIR:-}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$here/dom_smoothie/target}"
@@ -75,36 +75,36 @@ for tool in $tools; do
 done
 cat "$out"/logs/*.speed.json >"$out/speed.jsonl"
 
-# 4. Score with `dana eval` when the binary has it, time dana's default
+# 4. Score with `crawlsift eval` when the binary has it, time crawlsift's default
 # algorithm the way the peers were timed (one worker, extraction CPU time
-# only, RUNS times), and print dana beside the peers; else say how.
-dana="${DANA:-}"
-if [[ -z "$dana" ]]; then
-    for candidate in "${user_target:+$user_target/release/dana}" "$repo/target/release/dana" "$(command -v dana || true)"; do
+# only, RUNS times), and print crawlsift beside the peers; else say how.
+crawlsift="${CRAWLSIFT:-}"
+if [[ -z "$crawlsift" ]]; then
+    for candidate in "${user_target:+$user_target/release/crawlsift}" "$repo/target/release/crawlsift" "$(command -v crawlsift || true)"; do
         if [[ -n "$candidate" && -x "$candidate" ]]; then
-            dana="$candidate"
+            crawlsift="$candidate"
             break
         fi
     done
 fi
 dataset_dirs=()
 for name in $DATASETS; do dataset_dirs+=("$datasets_root/$name"); done
-if [[ -n "$dana" ]] && "$dana" eval --help 2>/dev/null | grep -q -- '--pred'; then
+if [[ -n "$crawlsift" ]] && "$crawlsift" eval --help 2>/dev/null | grep -q -- '--pred'; then
     for tool in $tools; do
-        echo "run.sh: scoring $tool with $dana eval" >&2
-        "$dana" eval --pred "$out/$tool" --label "$tool" --format json "${dataset_dirs[@]}" | tee "$out/$tool.eval.json"
+        echo "run.sh: scoring $tool with $crawlsift eval" >&2
+        "$crawlsift" eval --pred "$out/$tool" --label "$tool" --format json "${dataset_dirs[@]}" | tee "$out/$tool.eval.json"
     done
-    rm -rf "$out/dana.timed"
-    mkdir -p "$out/dana.timed"
+    rm -rf "$out/crawlsift.timed"
+    mkdir -p "$out/crawlsift.timed"
     for ((run = 1; run <= runs; run++)); do
-        echo "run.sh: dana eval -j 1 (run $run of $runs)" >&2
-        "$dana" eval -j 1 --format json "${dataset_dirs[@]}" >"$out/dana.timed/$run.json"
+        echo "run.sh: crawlsift eval -j 1 (run $run of $runs)" >&2
+        "$crawlsift" eval -j 1 --format json "${dataset_dirs[@]}" >"$out/crawlsift.timed/$run.json"
     done
-    cp "$out/dana.timed/1.json" "$out/dana.eval.json"
+    cp "$out/crawlsift.timed/1.json" "$out/crawlsift.eval.json"
     python3 "$here/table.py" "$out" | tee "$out/table.md"
 else
-    echo "run.sh: no dana binary with 'eval --pred' found (set DANA=path/to/dana). Score later with:" >&2
+    echo "run.sh: no crawlsift binary with 'eval --pred' found (set CRAWLSIFT=path/to/crawlsift). Score later with:" >&2
     for tool in $tools; do
-        echo "  dana eval --pred $out/$tool --label $tool --format json ${dataset_dirs[*]}" >&2
+        echo "  crawlsift eval --pred $out/$tool --label $tool --format json ${dataset_dirs[*]}" >&2
     done
 fi

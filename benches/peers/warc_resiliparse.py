@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""FastWARC + Resiliparse baseline for dana's end-to-end WARC job.
+"""FastWARC + Resiliparse baseline for crawlsift's end-to-end WARC job.
 
 Usage: warc_resiliparse.py [-o OUT.jsonl] WARC_FILE...
 

@@ -6,7 +6,7 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use dana::{charset, Algorithm, Extractor};
+use crawlsift::{charset, Algorithm, Extractor};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Arbitrary, Debug)]

@@ -6,7 +6,7 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use dana::http::{self, PayloadDecoder, ResponseHead};
+use crawlsift::http::{self, PayloadDecoder, ResponseHead};
 use flate2::write::{DeflateEncoder, GzEncoder, ZlibEncoder};
 use libfuzzer_sys::fuzz_target;
 use std::io::Write;

@@ -1,5 +1,5 @@
 //! The WARC reader on any bytes: the bytes as a file (memory map, or gzip
-//! members inflated from the map) and as a stream (what `dana extract -`
+//! members inflated from the map) and as a stream (what `crawlsift extract -`
 //! reads) must give the same records and problems, in items numbered
 //! 1, 2, 3, …, blocks within the cap; and the pipeline over the file and
 //! over the stream must account for every item: read = extracted + skipped
@@ -10,9 +10,9 @@
 //! per `WARC/`), so the gzip path sees valid members holding any WARC.
 #![no_main]
 
-use dana::pipeline::Input;
-use dana::warc::WarcReader;
-use dana_fuzz::{drain, gzip, gzip_members, pipeline, Scratch, CAPS};
+use crawlsift::pipeline::Input;
+use crawlsift::warc::WarcReader;
+use crawlsift_fuzz::{drain, gzip, gzip_members, pipeline, Scratch, CAPS};
 use libfuzzer_sys::fuzz_target;
 use std::io::{BufReader, Cursor};
 use std::sync::OnceLock;

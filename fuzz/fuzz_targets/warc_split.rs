@@ -9,8 +9,8 @@
 //! gzip, junk between members).
 #![no_main]
 
-use dana::warc::WarcReader;
-use dana_fuzz::{drain, gzip_members, open_split, Scratch, CAPS};
+use crawlsift::warc::WarcReader;
+use crawlsift_fuzz::{drain, gzip_members, open_split, Scratch, CAPS};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 

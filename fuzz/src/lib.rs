@@ -1,11 +1,11 @@
 //! What the WARC targets share: turning fuzz bytes into an input file,
-//! reading it with each of dana's readers, and the invariants every reader
+//! reading it with each of crawlsift's readers, and the invariants every reader
 //! must keep on any input.
 
-use dana::output::{Compression, Format, Formatter, Rendered};
-use dana::pipeline::{FileStats, Input, Options, Progress, SignalOptions, Sink};
-use dana::warc::{ProblemKind, Split, WarcReader};
-use dana::Algorithm;
+use crawlsift::output::{Compression, Format, Formatter, Rendered};
+use crawlsift::pipeline::{FileStats, Input, Options, Progress, SignalOptions, Sink};
+use crawlsift::warc::{ProblemKind, Split, WarcReader};
+use crawlsift::Algorithm;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -182,7 +182,7 @@ pub fn pipeline(input: Input, cap: u64) -> (FileStats, u64) {
         signals: SignalOptions::default(),
     };
     let mut sink = Count::default();
-    let mut stats = dana::pipeline::run_inputs(
+    let mut stats = crawlsift::pipeline::run_inputs(
         &[input],
         &options,
         &mut sink,

@@ -597,7 +597,7 @@ impl Lang {
     ///
     /// # Example
     /// ```
-    /// use dana_lang::Lang;
+    /// use crawlsift_lang::Lang;
     /// assert_eq!(Lang::from_code("ukr"), Some(Lang::Ukr));
     /// ```
     pub fn from_code<S: Into<String>>(code: S) -> Option<Lang> {
@@ -608,7 +608,7 @@ impl Lang {
     ///
     /// # Example
     /// ```
-    /// use dana_lang::Lang;
+    /// use crawlsift_lang::Lang;
     /// assert_eq!(Lang::Ukr.code(), "ukr");
     /// ```
     pub fn code(&self) -> &'static str {
@@ -619,7 +619,7 @@ impl Lang {
     ///
     /// # Example
     /// ```
-    /// use dana_lang::Lang;
+    /// use crawlsift_lang::Lang;
     /// assert_eq!(Lang::Ukr.name(), "Українська");
     /// ```
     pub fn name(self) -> &'static str {
@@ -630,7 +630,7 @@ impl Lang {
     ///
     /// # Example
     /// ```
-    /// use dana_lang::Lang;
+    /// use crawlsift_lang::Lang;
     /// assert_eq!(Lang::Deu.eng_name(), "German");
     /// ```
     pub fn eng_name(self) -> &'static str {
@@ -641,7 +641,7 @@ impl Lang {
     ///
     /// # Example
     /// ```
-    /// use dana_lang::Lang;
+    /// use crawlsift_lang::Lang;
     /// for lang in Lang::all() {
     ///     println!("{}", lang);
     /// }

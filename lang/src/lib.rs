@@ -9,7 +9,7 @@
 //! counting letters, then for scripts of several languages a weighted sum of
 //! the alphabet and trigram scores), its arithmetic and its tie-breaking, so
 //! [`detect`] returns what `whatlang::detect` returns, language and
-//! confidence bit for bit (dana's tests compare the two on every page of
+//! confidence bit for bit (crawlsift's tests compare the two on every page of
 //! its shared datasets and on random mixed-script strings).
 //!
 //! Changed (the costly parts, per text):
@@ -80,7 +80,7 @@ impl Info {
 /// text has no letter of a known script.
 ///
 /// ```
-/// use dana_lang::{detect, Lang};
+/// use crawlsift_lang::{detect, Lang};
 /// let info = detect("There is no reason not to learn Esperanto.").unwrap();
 /// assert_eq!(info.lang(), Lang::Eng);
 /// ```

@@ -70,7 +70,7 @@ impl Script {
     ///
     /// # Example
     /// ```
-    /// use dana_lang::Script;
+    /// use crawlsift_lang::Script;
     /// for script in Script::all() {
     ///     println!("{}", script);
     /// }

@@ -1,15 +1,15 @@
-//! `dana._dana`: the thin PyO3 layer over the dana crate. Everything that
-//! extracts, reads WARC files or counts lives in dana; this file converts
+//! `crawlsift._crawlsift`: the thin PyO3 layer over the crawlsift crate. Everything that
+//! extracts, reads WARC files or counts lives in crawlsift; this file converts
 //! arguments and results, releases the GIL around the work, and turns
 //! errors into Python exceptions (nothing here unwraps input-derived data).
 
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
-use dana::output::parquet::Columns;
-use dana::output::{key_hex, signals_value, Compression, Format, Formatter, PageRow, Rendered};
-use dana::pipeline::{self, FileStats, Input, Options, Progress, SignalOptions, Sink};
-use dana::signals::{Analyser, Filters, RuleSet};
-use dana::warc::{Split, WarcReader as RustWarcReader};
-use dana::{Algorithm, Extractor};
+use crawlsift::output::parquet::Columns;
+use crawlsift::output::{key_hex, signals_value, Compression, Format, Formatter, PageRow, Rendered};
+use crawlsift::pipeline::{self, FileStats, Input, Options, Progress, SignalOptions, Sink};
+use crawlsift::signals::{Analyser, Filters, RuleSet};
+use crawlsift::warc::{Split, WarcReader as RustWarcReader};
+use crawlsift::{Algorithm, Extractor};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError,
     PyTypeError, PyUserWarning, PyValueError,
@@ -27,7 +27,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 create_exception!(
-    dana,
+    crawlsift,
     WarcWarning,
     PyUserWarning,
     "A damaged stretch of a WARC file (file, offset, record number); reading went on past it."
@@ -70,7 +70,7 @@ fn signal_options(
     minhash: bool,
     filter: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SignalOptions> {
-    let invalid = |e: dana::signals::UnknownRuleSet| PyValueError::new_err(e.to_string());
+    let invalid = |e: crawlsift::signals::UnknownRuleSet| PyValueError::new_err(e.to_string());
     let filter = match filter {
         None => Vec::new(),
         Some(f) if f.is_none() => Vec::new(),
@@ -105,7 +105,7 @@ fn signal_options(
 struct Extras {
     lang: Option<String>,
     lang_score: f64,
-    signals: Option<dana::signals::Signals>,
+    signals: Option<crawlsift::signals::Signals>,
     filters: Option<Filters>,
     exact_key: Option<u64>,
     /// `None`: not asked; `Some(None)`: a text of fewer than 5 words.
@@ -171,7 +171,7 @@ fn analyse_here(
         if !analysers.iter().any(|(k, _)| *k == key) {
             analysers.push((
                 key,
-                Analyser::new(dana::signals::Config {
+                Analyser::new(crawlsift::signals::Config {
                     signals: key.0,
                     minhash: key.1,
                 }),
@@ -204,7 +204,7 @@ fn parse_algorithm(name: &str) -> PyResult<Algorithm> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// An `OSError` of the subclass Python uses for `kind`, with dana's message.
+/// An `OSError` of the subclass Python uses for `kind`, with crawlsift's message.
 fn os_error(kind: io::ErrorKind, message: String) -> PyErr {
     match kind {
         io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
@@ -214,8 +214,8 @@ fn os_error(kind: io::ErrorKind, message: String) -> PyErr {
     }
 }
 
-/// The result of `dana.extract`.
-#[pyclass(frozen, module = "dana")]
+/// The result of `crawlsift.extract`.
+#[pyclass(frozen, module = "crawlsift")]
 struct Extraction {
     /// The main text: paragraphs separated by newlines.
     #[pyo3(get)]
@@ -315,14 +315,14 @@ fn extract_here(
 
 /// Extracts the main text of one HTML page.
 ///
-/// `html` is the page as `bytes` (its charset is found as `dana html` finds
+/// `html` is the page as `bytes` (its charset is found as `crawlsift html` finds
 /// it: byte-order mark, the charset of `content_type`, `<meta>`, then
 /// detection) or as `str` (already decoded). `content_type` is the HTTP
 /// `Content-Type` value, e.g. `"text/html; charset=windows-1252"`. `url` is
 /// kept on the result. The GIL is released while the page is extracted.
 /// The result always has the text's `lang` and `lang_score`; `signals=True`
 /// adds `signals`, `filters` and `exact_key`, `minhash=True` `minhash`, as
-/// `dana extract --signals --minhash` does. `filter` (`"gopher,c4,fineweb"`
+/// `crawlsift extract --signals --minhash` does. `filter` (`"gopher,c4,fineweb"`
 /// or a list of those names, as `--filter`) returns `None` for a page that
 /// fails one of those rule sets.
 /// Raises `ValueError` for an unknown algorithm or rule set, `TypeError` for
@@ -349,7 +349,7 @@ fn extract(
     };
     let (title, text, encoding, extras) = if let Ok(bytes) = html.cast::<PyBytes>() {
         let raw = bytes.as_bytes();
-        let charset = content_type.and_then(dana::http::charset);
+        let charset = content_type.and_then(crawlsift::http::charset);
         py.detach(|| work(raw, charset))
     } else if let Ok(string) = html.cast::<PyString>() {
         let decoded = string.to_cow()?;
@@ -374,8 +374,8 @@ fn extract(
     }))
 }
 
-/// One extracted page of a WARC file: the fields of a `dana extract` JSONL row.
-#[pyclass(frozen, module = "dana")]
+/// One extracted page of a WARC file: the fields of a `crawlsift extract` JSONL row.
+#[pyclass(frozen, module = "crawlsift")]
 struct Page {
     /// `WARC-Target-URI` of the record.
     #[pyo3(get)]
@@ -456,7 +456,7 @@ impl Page {
         self.extras.minhash.clone().flatten()
     }
 
-    /// The page as a dict, equal to the JSON object of `dana extract`'s JSONL row.
+    /// The page as a dict, equal to the JSON object of `crawlsift extract`'s JSONL row.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("url", &self.url)?;
@@ -507,7 +507,7 @@ impl Sink for ChannelSink {
     fn write(&mut self, _file: usize, page: Rendered) -> io::Result<()> {
         let Rendered::Row(row) = page else {
             return Err(io::Error::other(
-                "dana's Python binding asks the pipeline for rows, not serialised pages",
+                "crawlsift's Python binding asks the pipeline for rows, not serialised pages",
             ));
         };
         self.pages
@@ -626,7 +626,7 @@ impl Read for PyReader {
 }
 
 /// The iterator `read_warc` returns: the pages of a WARC file, in file order.
-#[pyclass(module = "dana")]
+#[pyclass(module = "crawlsift")]
 struct WarcReader {
     pages: Option<Receiver<Message>>,
     thread: Option<JoinHandle<()>>,
@@ -706,7 +706,7 @@ impl WarcReader {
         }
     }
 
-    /// Per-input statistics once every page was taken, as `dana extract
+    /// Per-input statistics once every page was taken, as `crawlsift extract
     /// --stats` writes them: `file`, `bytes`, `read`, `extracted`, `skipped`
     /// and `failed` (counts by reason), `problems`, `error`, `output`.
     /// `None` before the end.
@@ -740,24 +740,24 @@ impl Drop for WarcReader {
 }
 
 /// Iterates the extracted pages of a WARC file (`.warc` or `.warc.gz`) with
-/// the pipeline of `dana extract`: `threads` workers (all cores when None),
+/// the pipeline of `crawlsift extract`: `threads` workers (all cores when None),
 /// at most 256 records and 4 MiB of blocks per worker (plus one record) in
 /// flight, each at most `max_record_bytes` (larger records are skipped and
 /// counted as `too_large`).
 ///
 /// `source` is a path (`str` or `os.PathLike`; `"-"` is stdin) or a binary
 /// file-like object with `read(n)`; a file-like object's `name`, when it is
-/// a `str`, names the input (else `"-"`). Each item is a `dana.Page`.
+/// a `str`, names the input (else `"-"`). Each item is a `crawlsift.Page`.
 /// A path that cannot be opened raises `OSError` (`FileNotFoundError`, ...)
 /// here; an input that turns out not to be WARC raises `OSError` at the end
 /// of the iteration. Damaged records do not raise: they are counted in
-/// `stats` and each is reported as a `dana.WarcWarning`.
+/// `stats` and each is reported as a `crawlsift.WarcWarning`.
 ///
 /// Each page has its `lang` and `lang_score`; `signals=True` adds
 /// `signals`, `filters` and `exact_key`, `minhash=True` `minhash`, and
 /// `filter` (`"gopher,c4,fineweb"` or a list of names) drops the pages that
 /// fail those rule sets, counted in `stats["skipped"]` under
-/// `filter:<rule set>:<rule>`: as `dana extract --signals --minhash --filter`.
+/// `filter:<rule set>:<rule>`: as `crawlsift extract --signals --minhash --filter`.
 /// `lang=False` is `--no-lang`: no language identification (`lang` is
 /// `None`, `lang_score` 0), about 6 % less CPU than with it.
 #[pyfunction]
@@ -806,7 +806,7 @@ fn read_warc(
             )
         })?;
         // Open it now so that a missing or unreadable file raises here, with
-        // the message `dana extract` prints (stdin is not opened twice).
+        // the message `crawlsift extract` prints (stdin is not opened twice).
         if path.as_os_str() != "-" {
             let opened = py.detach(|| RustWarcReader::open(&path, max_record_bytes).map(drop));
             if let Err(e) = opened {
@@ -828,7 +828,7 @@ fn read_warc(
     let progress = Arc::new(Progress::default());
     let shared = Arc::clone(&progress);
     let thread = std::thread::Builder::new()
-        .name("dana-read-warc".into())
+        .name("crawlsift-read-warc".into())
         .spawn(move || {
             let mut sink = ChannelSink { pages: tx.clone() };
             let result = pipeline::run_inputs(&[input], &options, &mut sink, &shared, &mut || {});
@@ -843,8 +843,8 @@ fn read_warc(
     })
 }
 
-/// Main-text extraction from HTML pages and WARC archives (dana, in Rust).
-/// Writes pages to a Parquet file with the columns of `dana extract --format parquet`.
+/// Main-text extraction from HTML pages and WARC archives (crawlsift, in Rust).
+/// Writes pages to a Parquet file with the columns of `crawlsift extract --format parquet`.
 ///
 /// `pages` is any iterable of :class:`Page` (a :func:`read_warc` reader, a
 /// list, a generator that filters them). Row groups are written as they
@@ -855,7 +855,7 @@ fn read_warc(
 /// (pages of one `read_warc(signals=..., minhash=...)` all alike).
 #[pyfunction]
 fn write_parquet(pages: &Bound<'_, PyAny>, path: PathBuf) -> PyResult<u64> {
-    let io_err = |e: dana::output::parquet::ParquetError| {
+    let io_err = |e: crawlsift::output::parquet::ParquetError| {
         PyOSError::new_err(format!("cannot write Parquet file {}: {e}", path.display()))
     };
     let mut pages = pages.try_iter()?.peekable();
@@ -869,13 +869,13 @@ fn write_parquet(pages: &Bound<'_, PyAny>, path: PathBuf) -> PyResult<u64> {
         },
         _ => Columns::default(),
     };
-    let mut writer = dana::output::parquet::ParquetWriter::create_with_columns(&path, columns)
+    let mut writer = crawlsift::output::parquet::ParquetWriter::create_with_columns(&path, columns)
         .map_err(io_err)?;
     for page in pages {
         let page = page?;
         let page = page.cast::<Page>().map_err(|_| {
             PyTypeError::new_err(format!(
-                "write_parquet takes dana.Page objects, got {}",
+                "write_parquet takes crawlsift.Page objects, got {}",
                 page.get_type()
                     .name()
                     .map(|n| n.to_string())
@@ -890,7 +890,7 @@ fn write_parquet(pages: &Bound<'_, PyAny>, path: PathBuf) -> PyResult<u64> {
 }
 
 #[pymodule]
-fn _dana(m: &Bound<'_, PyModule>) -> PyResult<()> {
+fn _crawlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(read_warc, m)?)?;

@@ -1,4 +1,4 @@
-"""Shared fixtures: the dana binary built by cargo and the real data in ../shared."""
+"""Shared fixtures: the crawlsift binary built by cargo and the real data in ../shared."""
 
 import os
 import subprocess
@@ -10,23 +10,23 @@ REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
 
 
-def dana_binary() -> Path:
-    """The CLI to compare with: $DANA_BIN, else target/release/dana, else target/debug/dana."""
-    if os.environ.get("DANA_BIN"):
-        return Path(os.environ["DANA_BIN"])
+def crawlsift_binary() -> Path:
+    """The CLI to compare with: $CRAWLSIFT_BIN, else target/release/crawlsift, else target/debug/crawlsift."""
+    if os.environ.get("CRAWLSIFT_BIN"):
+        return Path(os.environ["CRAWLSIFT_BIN"])
     for profile in ("release", "debug"):
-        candidate = REPO / "target" / profile / "dana"
+        candidate = REPO / "target" / profile / "crawlsift"
         if candidate.exists():
             return candidate
     raise RuntimeError(
-        "no dana binary: run `cargo build --release` or set DANA_BIN to the binary"
+        "no crawlsift binary: run `cargo build --release` or set CRAWLSIFT_BIN to the binary"
     )
 
 
 @pytest.fixture(scope="session")
-def dana_bin() -> Path:
-    path = dana_binary()
-    assert path.exists(), f"DANA_BIN={path} does not exist"
+def crawlsift_bin() -> Path:
+    path = crawlsift_binary()
+    assert path.exists(), f"CRAWLSIFT_BIN={path} does not exist"
     return path
 
 
@@ -37,18 +37,18 @@ def shared() -> Path:
 
 
 @pytest.fixture(scope="session")
-def run_cli(dana_bin):
-    """Runs the dana CLI with arguments; returns the completed process."""
+def run_cli(crawlsift_bin):
+    """Runs the crawlsift CLI with arguments; returns the completed process."""
 
     def run(*args) -> subprocess.CompletedProcess:
-        return subprocess.run([str(dana_bin), *map(str, args)], capture_output=True, check=False)
+        return subprocess.run([str(crawlsift_bin), *map(str, args)], capture_output=True, check=False)
 
     return run
 
 
 @pytest.fixture(scope="session")
 def cli_rows(run_cli):
-    """The JSONL rows `dana extract --quiet ARGS` prints."""
+    """The JSONL rows `crawlsift extract --quiet ARGS` prints."""
     import json
 
     def rows(*args) -> list:

@@ -1,4 +1,4 @@
-"""dana.datatrove in real datatrove pipelines (LocalPipelineExecutor)."""
+"""crawlsift.datatrove in real datatrove pipelines (LocalPipelineExecutor)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from datatrove.executor import LocalPipelineExecutor  # noqa: E402
 from datatrove.pipeline.readers import WarcReader  # noqa: E402
 from datatrove.pipeline.writers import JsonlWriter  # noqa: E402
 
-import dana  # noqa: E402
-from dana.datatrove import DanaExtractor, DanaWarcReader  # noqa: E402
+import crawlsift  # noqa: E402
+from crawlsift.datatrove import CrawlsiftExtractor, CrawlsiftWarcReader  # noqa: E402
 
 WARC = "dolma_sample-0000.warc.gz"
 
@@ -27,12 +27,12 @@ def written(folder) -> list[dict]:
     return rows
 
 
-def test_dana_warc_reader_pipeline(tmp_path, shared, cli_rows):
+def test_crawlsift_warc_reader_pipeline(tmp_path, shared, cli_rows):
     WARCS = shared / "warc"
-    """DanaWarcReader -> JsonlWriter writes one document per page the CLI extracts."""
+    """CrawlsiftWarcReader -> JsonlWriter writes one document per page the CLI extracts."""
     out = tmp_path / "out"
     LocalPipelineExecutor(
-        pipeline=[DanaWarcReader(str(WARCS), glob_pattern=WARC), JsonlWriter(str(out))],
+        pipeline=[CrawlsiftWarcReader(str(WARCS), glob_pattern=WARC), JsonlWriter(str(out))],
         tasks=1,
         logging_dir=str(tmp_path / "logs"),
     ).run()
@@ -45,18 +45,18 @@ def test_dana_warc_reader_pipeline(tmp_path, shared, cli_rows):
         meta = doc["metadata"]
         assert (meta["url"], meta["warc_date"], meta["offset"]) == (row["url"], row["warc_date"], row["offset"])
     stats = json.loads((tmp_path / "logs" / "stats.json").read_text())
-    reader_stats = next(s for s in stats if "dana WARC" in s["name"])
+    reader_stats = next(s for s in stats if "crawlsift WARC" in s["name"])
     assert reader_stats["stats"]["records"]["total"] >= len(want)
 
 
-def test_dana_extractor_after_datatrove_warc_reader(tmp_path, shared, cli_rows):
+def test_crawlsift_extractor_after_datatrove_warc_reader(tmp_path, shared, cli_rows):
     WARCS = shared / "warc"
-    """datatrove's WarcReader -> DanaExtractor -> JsonlWriter: each document's text is
-    dana's extraction of the HTML datatrove read."""
+    """datatrove's WarcReader -> CrawlsiftExtractor -> JsonlWriter: each document's text is
+    crawlsift's extraction of the HTML datatrove read."""
     pytest.importorskip("warcio")
     out = tmp_path / "out"
     LocalPipelineExecutor(
-        pipeline=[WarcReader(str(WARCS), glob_pattern=WARC), DanaExtractor(), JsonlWriter(str(out))],
+        pipeline=[WarcReader(str(WARCS), glob_pattern=WARC), CrawlsiftExtractor(), JsonlWriter(str(out))],
         tasks=1,
         logging_dir=str(tmp_path / "logs"),
     ).run()
@@ -64,12 +64,12 @@ def test_dana_extractor_after_datatrove_warc_reader(tmp_path, shared, cli_rows):
     assert len(docs) > 10
     by_id = {r["warc_record_id"]: r for r in cli_rows(WARCS / WARC)}
     same = sum(1 for d in docs if d["id"] in by_id and by_id[d["id"]]["text"] == d["text"])
-    # datatrove decodes the HTML itself (UTF-8, else cchardet) and hands dana a str,
+    # datatrove decodes the HTML itself (UTF-8, else cchardet) and hands crawlsift a str,
     # so a page whose charset the two decide differently may differ; nearly all agree.
     assert same >= 0.9 * len(docs), (same, len(docs))
 
 
 def test_unknown_algorithm_fails_at_construction():
     with pytest.raises(ValueError):
-        DanaExtractor(algorithm="no-such-algorithm")
-    assert dana.extract("<p>x</p>").text is not None
+        CrawlsiftExtractor(algorithm="no-such-algorithm")
+    assert crawlsift.extract("<p>x</p>").text is not None

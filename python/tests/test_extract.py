@@ -1,4 +1,4 @@
-"""dana.extract against `dana html --json`, on the real pages of a dataset."""
+"""crawlsift.extract against `crawlsift html --json`, on the real pages of a dataset."""
 
 import gzip
 import json
@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-import dana
+import crawlsift
 
 DATASET = "scrapinghub"
 
@@ -29,11 +29,11 @@ def cli_json(run_cli, paths, algorithm):
 
 
 @pytest.mark.parametrize("algorithm", ["addanag-plus", "danag", "ccb"])
-def test_extract_equals_dana_html_on_every_page(run_cli, pages, algorithm):
+def test_extract_equals_crawlsift_html_on_every_page(run_cli, pages, algorithm):
     expected = cli_json(run_cli, [p for p, _ in pages], algorithm)
     nonempty = 0
     for path, raw in pages:
-        got = dana.extract(raw, algorithm=algorithm)
+        got = crawlsift.extract(raw, algorithm=algorithm)
         want = expected[str(path)]
         assert (got.title, got.text, got.encoding, got.algorithm) == (
             want["title"],
@@ -47,10 +47,10 @@ def test_extract_equals_dana_html_on_every_page(run_cli, pages, algorithm):
 
 def test_str_input_is_taken_as_decoded(pages):
     for path, raw in pages:
-        from_bytes = dana.extract(raw)
+        from_bytes = crawlsift.extract(raw)
         if from_bytes.encoding != "UTF-8":
             continue
-        from_str = dana.extract(raw.decode("utf-8"))
+        from_str = crawlsift.extract(raw.decode("utf-8"))
         assert from_str.text == from_bytes.text, path
         assert from_str.title == from_bytes.title, path
         assert from_str.encoding == "UTF-8"
@@ -58,7 +58,7 @@ def test_str_input_is_taken_as_decoded(pages):
 
 def test_str_input_ignores_a_charset_it_no_longer_has():
     html = "<html><head><meta charset=iso-8859-7><title>Ελληνικά</title></head><body><p>Καλημέρα κόσμε, αυτή είναι μια παράγραφος κειμένου.</p></body></html>"
-    got = dana.extract(html, content_type="text/html; charset=windows-1252")
+    got = crawlsift.extract(html, content_type="text/html; charset=windows-1252")
     assert got.encoding == "UTF-8"
     assert got.title == "Ελληνικά"
     assert "Καλημέρα κόσμε" in got.text
@@ -67,43 +67,43 @@ def test_str_input_ignores_a_charset_it_no_longer_has():
 def test_content_type_charset_decodes_bytes():
     body = "<html><head><title>Caf\u00e9</title></head><body><p>" + "D\u00e9j\u00e0 vu au caf\u00e9 de la gare. " * 5 + "</p></body></html>"
     raw = body.encode("windows-1252")
-    declared = dana.extract(raw, content_type="text/html; charset=windows-1252", url="http://example.com/")
+    declared = crawlsift.extract(raw, content_type="text/html; charset=windows-1252", url="http://example.com/")
     assert declared.encoding == "windows-1252"
     assert declared.title == "Caf\u00e9"
     assert "D\u00e9j\u00e0 vu" in declared.text
     assert declared.url == "http://example.com/"
     # Another label is followed, as the CLI follows the HTTP header.
-    wrong = dana.extract(raw, content_type="text/html; charset=koi8-r")
+    wrong = crawlsift.extract(raw, content_type="text/html; charset=koi8-r")
     assert wrong.encoding == "KOI8-R"
     assert "D\u00e9j\u00e0" not in wrong.text
 
 
 def test_unknown_algorithm_lists_the_names():
     with pytest.raises(ValueError) as err:
-        dana.extract(b"<p>x</p>", algorithm="nope")
+        crawlsift.extract(b"<p>x</p>", algorithm="nope")
     message = str(err.value)
     assert "nope" in message
-    for name in dana.ALGORITHMS:
+    for name in crawlsift.ALGORITHMS:
         assert name in message
 
 
 def test_html_of_another_type_is_a_type_error():
     with pytest.raises(TypeError, match="bytes or str, not int"):
-        dana.extract(42)
+        crawlsift.extract(42)
 
 
 def test_hostile_bytes_do_not_crash():
     for raw in [b"", b"\x00" * 1000, b"<" * 5000, bytes(range(256)) * 50, b"<html><title>" + b"\xff\xfe" * 999]:
-        got = dana.extract(raw)
+        got = crawlsift.extract(raw)
         assert isinstance(got.text, str)
 
 
 def test_threads_give_the_serial_results(pages):
-    serial = [(p, dana.extract(raw).text) for p, raw in pages]
+    serial = [(p, crawlsift.extract(raw).text) for p, raw in pages]
 
     def one(item):
         path, raw = item
-        return path, dana.extract(raw).text
+        return path, crawlsift.extract(raw).text
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         for _ in range(2):
@@ -129,7 +129,7 @@ def test_extract_releases_the_gil(pages):
     thread.start()
     time.sleep(0.05)
     started = time.perf_counter()
-    page = dana.extract(big)
+    page = crawlsift.extract(big)
     ended = time.perf_counter()
     stop.set()
     thread.join()

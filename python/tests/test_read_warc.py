@@ -1,4 +1,4 @@
-"""dana.read_warc against `dana extract`, on every file of ../shared/warc."""
+"""crawlsift.read_warc against `crawlsift extract`, on every file of ../shared/warc."""
 
 import gzip
 import io
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import dana
+import crawlsift
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 WARC_FILES = sorted(p for p in (SHARED / "warc").iterdir() if p.is_file())
 # Readable WARC files of the shared set (the others are errors, tested too).
@@ -20,7 +20,7 @@ READABLE = [p for p in WARC_FILES if p.name.endswith((".warc", ".warc.gz"))]
 
 @pytest.fixture
 def cli_extract(run_cli, tmp_path):
-    """Runs `dana extract` on a path: its JSONL rows, per-file stats, exit code and stderr."""
+    """Runs `crawlsift extract` on a path: its JSONL rows, per-file stats, exit code and stderr."""
 
     def run(path, *args):
         stats = tmp_path / "stats.json"
@@ -37,10 +37,10 @@ def python_extract(source, **kwargs):
     """Rows, stats and warnings of read_warc, or the exception it raised."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        reader = dana.read_warc(source, **kwargs)
+        reader = crawlsift.read_warc(source, **kwargs)
         assert reader.stats is None, "no stats before the end"
         pages = list(reader)
-    return pages, reader.stats, [str(w.message) for w in caught if w.category is dana.WarcWarning]
+    return pages, reader.stats, [str(w.message) for w in caught if w.category is crawlsift.WarcWarning]
 
 
 def test_the_shared_set_has_files():
@@ -55,14 +55,14 @@ def test_read_warc_yields_the_cli_rows(cli_extract, path):
         # Python raises OSError with the message the CLI printed.
         with pytest.raises(OSError) as err:
             python_extract(path, threads=2)
-        assert f"dana: error: {err.value}" in stderr.splitlines(), (str(err.value), stderr)
+        assert f"crawlsift: error: {err.value}" in stderr.splitlines(), (str(err.value), stderr)
         return
     pages, py_stats, problems = python_extract(path, threads=2)
     assert [p.to_dict() for p in pages] == rows
     assert py_stats == stats
     assert problems == stats["problems"]
-    assert [f"dana: warning: {p}" for p in problems] == [
-        line for line in stderr.splitlines() if line.startswith("dana: warning:")
+    assert [f"crawlsift: warning: {p}" for p in problems] == [
+        line for line in stderr.splitlines() if line.startswith("crawlsift: warning:")
     ]
     for page, row in zip(pages, rows):
         assert {k: getattr(page, k) for k in row} == row
@@ -82,7 +82,7 @@ def test_attributes_and_dict_have_the_jsonl_fields(shared, cli_rows):
     assert all(getattr(page, key) == value for key, value in page.to_dict().items())
     assert page.truncated is None
     assert page.warc_filename == "cc_whirlwind.warc.gz"
-    assert page.algorithm == dana.DEFAULT_ALGORITHM
+    assert page.algorithm == crawlsift.DEFAULT_ALGORITHM
     assert stats["read"] == stats["extracted"] + sum(stats["skipped"].values()) + sum(stats["failed"].values())
 
 
@@ -148,7 +148,7 @@ def test_gzip_through_a_non_seekable_stream(shared, chunk):
 def test_a_text_mode_file_is_a_clear_error(shared):
     with open(shared / "warc" / "warcio_example-trunc.warc", encoding="latin-1") as f:
         with pytest.raises(OSError, match=r"returned str, not bytes; open it in binary mode"):
-            list(dana.read_warc(f))
+            list(crawlsift.read_warc(f))
 
 
 def test_a_read_that_raises_is_reported_with_the_python_error():
@@ -162,7 +162,7 @@ def test_a_read_that_raises_is_reported_with_the_python_error():
             raise ConnectionResetError("peer went away")
 
     with pytest.raises(OSError, match=r"cannot read flaky.warc: .*ConnectionResetError: peer went away"):
-        list(dana.read_warc(Failing()))
+        list(crawlsift.read_warc(Failing()))
 
 
 def test_a_missing_file_raises_the_cli_message(cli_extract, tmp_path):
@@ -170,9 +170,9 @@ def test_a_missing_file_raises_the_cli_message(cli_extract, tmp_path):
     _, _, code, stderr = cli_extract(missing)
     assert code != 0
     with pytest.raises(FileNotFoundError) as err:
-        dana.read_warc(missing)
+        crawlsift.read_warc(missing)
     assert str(err.value) == f"cannot read {missing}: No such file or directory (os error 2)"
-    assert f"dana: error: {err.value}" in stderr.splitlines()
+    assert f"crawlsift: error: {err.value}" in stderr.splitlines()
 
 
 def test_damaged_gzip_members_are_counted_and_warned(cli_extract, tmp_path, shared):
@@ -206,11 +206,11 @@ def test_options_reach_the_pipeline(cli_extract, shared):
 def test_bad_arguments_are_value_and_type_errors(shared):
     path = shared / "warc" / "cc_whirlwind.warc.gz"
     with pytest.raises(ValueError, match="unknown algorithm `nope`"):
-        dana.read_warc(path, algorithm="nope")
+        crawlsift.read_warc(path, algorithm="nope")
     with pytest.raises(ValueError, match="threads must be at least 1"):
-        dana.read_warc(path, threads=0)
+        crawlsift.read_warc(path, threads=0)
     with pytest.raises(TypeError, match="path .* or a binary file-like object"):
-        dana.read_warc(42)
+        crawlsift.read_warc(42)
 
 
 def threads_of_this_process():
@@ -240,7 +240,7 @@ def test_leaving_early_stops_the_pipeline(big_warc, as_stream):
     for _ in range(3):
         started = time.monotonic()
         f = open(big_warc, "rb") if as_stream else None
-        reader = dana.read_warc(f or big_warc, threads=2)
+        reader = crawlsift.read_warc(f or big_warc, threads=2)
         for i, page in enumerate(reader):
             if i == 3:
                 break
@@ -256,10 +256,10 @@ def test_leaving_early_stops_the_pipeline(big_warc, as_stream):
 
 def test_close_and_with_stop_the_pipeline(big_warc):
     before = threads_of_this_process()
-    with dana.read_warc(big_warc) as reader:
+    with crawlsift.read_warc(big_warc) as reader:
         next(reader)
     assert list(reader) == [] and reader.stats is None
-    reader = dana.read_warc(big_warc)
+    reader = crawlsift.read_warc(big_warc)
     next(reader)
     reader.close()
     reader.close()
@@ -268,12 +268,12 @@ def test_close_and_with_stop_the_pipeline(big_warc):
 
 def test_python_threads_read_files_side_by_side(shared):
     paths = [shared / "warc" / n for n in ("dolma_sample-0000.warc.gz", "dolma_sample-0001.warc.gz", "pywb_iana.warc.gz")]
-    serial = {p: [x.to_dict() for x in dana.read_warc(p, threads=1)] for p in paths}
+    serial = {p: [x.to_dict() for x in crawlsift.read_warc(p, threads=1)] for p in paths}
     results = {}
 
     def one(path):
         with open(path, "rb") as f:
-            results[path] = [x.to_dict() for x in dana.read_warc(f, threads=1)]
+            results[path] = [x.to_dict() for x in crawlsift.read_warc(f, threads=1)]
 
     threads = [threading.Thread(target=one, args=(p,)) for p in paths]
     for t in threads:
@@ -284,13 +284,13 @@ def test_python_threads_read_files_side_by_side(shared):
 
 
 def test_write_parquet_equals_the_cli_parquet(shared, run_cli, tmp_path):
-    """dana.write_parquet writes the rows, columns and types of `dana extract --format parquet`."""
+    """crawlsift.write_parquet writes the rows, columns and types of `crawlsift extract --format parquet`."""
     pq = pytest.importorskip("pyarrow.parquet")
     path = shared / "warc" / "dolma_sample-0000.warc.gz"
     done = run_cli("extract", "-q", "--format", "parquet", "-o", tmp_path / "cli", path)
     assert done.returncode == 0, done.stderr
     cli = pq.read_table(tmp_path / "cli" / "dolma_sample-0000.parquet")
-    written = dana.write_parquet(dana.read_warc(path), tmp_path / "py.parquet")
+    written = crawlsift.write_parquet(crawlsift.read_warc(path), tmp_path / "py.parquet")
     py = pq.read_table(tmp_path / "py.parquet")
     assert written == py.num_rows == cli.num_rows > 10
     assert py.schema == cli.schema
@@ -298,5 +298,5 @@ def test_write_parquet_equals_the_cli_parquet(shared, run_cli, tmp_path):
 
 
 def test_write_parquet_refuses_what_is_not_a_page(tmp_path):
-    with pytest.raises(TypeError, match="dana.Page"):
-        dana.write_parquet([{"url": "x"}], tmp_path / "x.parquet")
+    with pytest.raises(TypeError, match="crawlsift.Page"):
+        crawlsift.write_parquet([{"url": "x"}], tmp_path / "x.parquet")

@@ -1,5 +1,5 @@
-"""Language, signals, filters and duplicate keys in dana's Python API, Spark and
-datatrove steps, compared with `dana extract --signals --minhash --filter`."""
+"""Language, signals, filters and duplicate keys in crawlsift's Python API, Spark and
+datatrove steps, compared with `crawlsift extract --signals --minhash --filter`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-import dana
+import crawlsift
 
 WARCS = ["dolma_sample-0000.warc.gz", "resiliparse_warcfile.warc.gz"]
 ANALYSIS = ("lang", "lang_score", "signals", "filters", "exact_key", "minhash")
@@ -16,7 +16,7 @@ ANALYSIS = ("lang", "lang_score", "signals", "filters", "exact_key", "minhash")
 
 @pytest.fixture
 def cli_run(run_cli, tmp_path):
-    """`dana extract ARGS PATH`: (JSONL rows, the file's stats)."""
+    """`crawlsift extract ARGS PATH`: (JSONL rows, the file's stats)."""
 
     def run(path, *args):
         stats = tmp_path / "stats.json"
@@ -32,7 +32,7 @@ def cli_run(run_cli, tmp_path):
 def test_read_warc_pages_carry_the_cli_analysis(shared, cli_run, name):
     path = shared / "warc" / name
     want, _ = cli_run(path, "--signals", "--minhash")
-    pages = list(dana.read_warc(path, signals=True, minhash=True, threads=2))
+    pages = list(crawlsift.read_warc(path, signals=True, minhash=True, threads=2))
     assert len(pages) == len(want) > 10
     for page, row in zip(pages, want):
         assert page.to_dict() == row
@@ -46,7 +46,7 @@ def test_read_warc_pages_carry_the_cli_analysis(shared, cli_run, name):
 def test_without_options_pages_have_only_the_language(shared, cli_run):
     path = shared / "warc" / WARCS[0]
     want, _ = cli_run(path)
-    pages = list(dana.read_warc(path))
+    pages = list(crawlsift.read_warc(path))
     assert [p.to_dict() for p in pages] == want
     assert all(p.signals is None and p.filters is None and p.exact_key is None and p.minhash is None for p in pages)
     assert all("signals" not in p.to_dict() and "lang" in p.to_dict() for p in pages)
@@ -55,10 +55,10 @@ def test_without_options_pages_have_only_the_language(shared, cli_run):
 def test_lang_false_is_the_cli_no_lang(shared, cli_run):
     path = shared / "warc" / WARCS[0]
     want, _ = cli_run(path, "--no-lang")
-    pages = list(dana.read_warc(path, lang=False))
+    pages = list(crawlsift.read_warc(path, lang=False))
     assert [p.to_dict() for p in pages] == want
     assert pages and all(p.lang is None and p.lang_score == 0 for p in pages)
-    with_lang = list(dana.read_warc(path))
+    with_lang = list(crawlsift.read_warc(path))
     assert [p.text for p in with_lang] == [p.text for p in pages]
     assert any(p.lang for p in with_lang)
 
@@ -69,7 +69,7 @@ def test_read_warc_filter_drops_and_counts_as_the_cli(shared, cli_run, name, fil
     path = shared / "warc" / name
     cli_filter = filter if isinstance(filter, str) else ",".join(filter)
     want, want_stats = cli_run(path, "--filter", cli_filter)
-    reader = dana.read_warc(path, filter=filter)
+    reader = crawlsift.read_warc(path, filter=filter)
     pages = list(reader)
     assert [p.to_dict() for p in pages] == want
     stats = reader.stats
@@ -79,7 +79,7 @@ def test_read_warc_filter_drops_and_counts_as_the_cli(shared, cli_run, name, fil
     assert stats["read"] == stats["extracted"] + sum(stats["skipped"].values()) + sum(stats["failed"].values())
 
 
-def test_extract_analysis_equals_dana_html(run_cli, shared):
+def test_extract_analysis_equals_crawlsift_html(run_cli, shared):
     every = sorted((shared / "datasets").glob("*/html/*"))
     pages = every[:: max(1, len(every) // 30)]  # about 30, from every dataset
     assert len(pages) > 10
@@ -91,7 +91,7 @@ def test_extract_analysis_equals_dana_html(run_cli, shared):
         raw = path.read_bytes()
         if raw[:2] == b"\x1f\x8b":
             raw = gzip.decompress(raw)
-        got = dana.extract(raw, signals=True, minhash=True)
+        got = crawlsift.extract(raw, signals=True, minhash=True)
         assert got.text == want["text"]
         for k in ANALYSIS:
             assert getattr(got, k) == want.get(k), (path, k)
@@ -99,7 +99,7 @@ def test_extract_analysis_equals_dana_html(run_cli, shared):
         for filter in dropped:
             sets = ["gopher_quality", "gopher_repetition", "c4", "fineweb"] if "," in filter else [filter]
             fails = any(want["filters"][s] for s in sets)
-            assert (dana.extract(raw, filter=filter) is None) == fails, (path, filter)
+            assert (crawlsift.extract(raw, filter=filter) is None) == fails, (path, filter)
             dropped[filter] += fails
     assert 0 < dropped["c4"] <= dropped["gopher,c4,fineweb"], dropped
     assert dropped["c4"] < len(pages), dropped
@@ -107,11 +107,11 @@ def test_extract_analysis_equals_dana_html(run_cli, shared):
 
 def test_unknown_rule_sets_are_value_errors(shared):
     with pytest.raises(ValueError, match="fineweb"):
-        dana.read_warc(shared / "warc" / WARCS[0], filter="gopher,c5")
+        crawlsift.read_warc(shared / "warc" / WARCS[0], filter="gopher,c5")
     with pytest.raises(ValueError, match="c5"):
-        dana.extract("<p>x</p>", filter=["c5"])
+        crawlsift.extract("<p>x</p>", filter=["c5"])
     with pytest.raises(TypeError):
-        dana.extract("<p>x</p>", filter=5)
+        crawlsift.extract("<p>x</p>", filter=5)
 
 
 def test_write_parquet_with_signals_equals_the_cli_parquet(shared, run_cli, tmp_path):
@@ -121,7 +121,7 @@ def test_write_parquet_with_signals_equals_the_cli_parquet(shared, run_cli, tmp_
     assert done.returncode == 0, done.stderr
     cli = pq.read_table(tmp_path / "cli" / "dolma_sample-0000.parquet")
     assert "filter_c4" in cli.schema.names and "minhash" in cli.schema.names
-    written = dana.write_parquet(dana.read_warc(path, signals=True, minhash=True), tmp_path / "py.parquet")
+    written = crawlsift.write_parquet(crawlsift.read_warc(path, signals=True, minhash=True), tmp_path / "py.parquet")
     py = pq.read_table(tmp_path / "py.parquet")
     assert written == py.num_rows == cli.num_rows > 10
     assert py.schema == cli.schema
@@ -129,11 +129,11 @@ def test_write_parquet_with_signals_equals_the_cli_parquet(shared, run_cli, tmp_
 
 
 def test_spark_schema_is_the_cli_parquet_schema(shared, run_cli, tmp_path):
-    """dana.spark's columns with --signals --minhash name the CLI's Parquet columns,
+    """crawlsift.spark's columns with --signals --minhash name the CLI's Parquet columns,
     with the same nesting and nullability (minhash as signed long in Spark)."""
     pytest.importorskip("pyspark")
     pq = pytest.importorskip("pyarrow.parquet")
-    import dana.spark as dspark
+    import crawlsift.spark as dspark
 
     done = run_cli("extract", "-q", "--signals", "--minhash", "--format", "parquet", "-o", tmp_path,
                    shared / "warc" / "cc_whirlwind.warc.gz")
@@ -163,7 +163,7 @@ def test_spark_job_with_signals_and_filter_equals_the_cli(shared, cli_run, tmp_p
         want.extend(rows)
     out = tmp_path / "pages"
     done = subprocess.run(
-        [sys.executable, "-m", "dana.spark", "--paths", str(listing), str(out), "--master", "local[1]",
+        [sys.executable, "-m", "crawlsift.spark", "--paths", str(listing), str(out), "--master", "local[1]",
          "--signals", "--minhash", "--filter", "c4"],
         capture_output=True, text=True, timeout=900,
     )
@@ -185,12 +185,12 @@ def test_datatrove_steps_put_the_analysis_in_metadata(shared, cli_run, tmp_path)
     from datatrove.executor import LocalPipelineExecutor
     from datatrove.pipeline.writers import JsonlWriter
 
-    from dana.datatrove import DanaExtractor, DanaWarcReader
+    from crawlsift.datatrove import CrawlsiftExtractor, CrawlsiftWarcReader
 
     folder = shared / "warc"
     out = tmp_path / "out"
     LocalPipelineExecutor(
-        pipeline=[DanaWarcReader(str(folder), glob_pattern=WARCS[0], signals=True, filter="fineweb"),
+        pipeline=[CrawlsiftWarcReader(str(folder), glob_pattern=WARCS[0], signals=True, filter="fineweb"),
                   JsonlWriter(str(out))],
         tasks=1,
         logging_dir=str(tmp_path / "logs"),
@@ -205,7 +205,7 @@ def test_datatrove_steps_put_the_analysis_in_metadata(shared, cli_run, tmp_path)
         for k in ("lang", "lang_score", "signals", "filters", "exact_key"):
             assert doc["metadata"][k] == row[k]
 
-    extractor = DanaExtractor(filter="c4", signals=True)
+    extractor = CrawlsiftExtractor(filter="c4", signals=True)
 
     class Doc:
         def __init__(self, text):

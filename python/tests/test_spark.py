@@ -1,4 +1,4 @@
-"""dana.spark in real Spark (local mode) over the shared WARCs."""
+"""crawlsift.spark in real Spark (local mode) over the shared WARCs."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 pyspark = pytest.importorskip("pyspark", reason="pyspark is installed by .ci/run")
 pq = pytest.importorskip("pyarrow.parquet")
 
-import dana.spark as dspark  # noqa: E402
+import crawlsift.spark as dspark  # noqa: E402
 
 
 def parquet_rows(path) -> list[dict]:
@@ -39,11 +39,11 @@ def expected(cli_rows, shared_warcs):
 
 
 def test_spark_job_equals_the_cli(tmp_path, paths_file, expected):
-    """`python -m dana.spark` in local mode: the Parquet rows are the CLI's JSONL rows,
+    """`python -m crawlsift.spark` in local mode: the Parquet rows are the CLI's JSONL rows,
     and an unreadable input is counted, not a failed job."""
     out = tmp_path / "pages"
     done = subprocess.run(
-        [sys.executable, "-m", "dana.spark", "--paths", str(paths_file), str(out),
+        [sys.executable, "-m", "crawlsift.spark", "--paths", str(paths_file), str(out),
          "--master", "local[2]", "--partitions", "3"],
         capture_output=True, text=True, timeout=600,
     )
@@ -61,7 +61,7 @@ def test_spark_job_equals_the_cli(tmp_path, paths_file, expected):
 
 
 def test_columns_are_the_cli_parquet_columns(tmp_path, run_cli, shared):
-    """The Spark schema names and types the columns of `dana extract --format parquet`."""
+    """The Spark schema names and types the columns of `crawlsift extract --format parquet`."""
     import pyarrow as pa
 
     done = run_cli("extract", "-q", "--format", "parquet", "-o", tmp_path, shared / "warc" / "cc_whirlwind.warc.gz")
@@ -79,7 +79,7 @@ def test_a_retried_or_repartitioned_job_gives_the_same_rows(tmp_path, paths_file
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    spark = SparkSession.builder.master("local[2]").appName("dana-test").getOrCreate()
+    spark = SparkSession.builder.master("local[2]").appName("crawlsift-test").getOrCreate()
     try:
         sources = dspark.read_paths(str(paths_file))
         a = dspark.run(spark, sources, str(tmp_path / "a"), partitions=2)

@@ -7,7 +7,7 @@
 //!
 //! Done as a counting rule ([`LinkRule::Normalise`]), not by rewriting the
 //! page. Deviation: LT counts non-whitespace characters, like every content
-//! count in dana.
+//! count in crawlsift.
 
 use super::{danag, Choice, LineDensity};
 use crate::density::{LinkRule, Rules};

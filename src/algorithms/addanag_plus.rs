@@ -1,4 +1,4 @@
-//! AdDANAg+ — dana's own region choice on AdDANAg's density profile (not
+//! AdDANAg+ — crawlsift's own region choice on AdDANAg's density profile (not
 //! from a paper; measured in ACCURACY.md). The profile, smoothing and
 //! positive regions are AdDANAg's (formula (1), Filter 3); what changes is
 //! which regions make up the main content, attacking the three failures

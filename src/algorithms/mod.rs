@@ -19,7 +19,7 @@ use crate::density::{text::TextSink, Columns, Rules, Scratch, Selection};
 use std::fmt;
 use std::str::FromStr;
 
-/// Every algorithm dana implements.
+/// Every algorithm crawlsift implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// DANA: non-ASCII vs ASCII characters per line.
@@ -28,7 +28,7 @@ pub enum Algorithm {
     Danag,
     /// AdDANAg: DANAg with hyperlink normalisation (Filter 3).
     Addanag,
-    /// AdDANAg's profile with dana's region choice: regions weighed by
+    /// AdDANAg's profile with crawlsift's region choice: regions weighed by
     /// non-link text, joined by cost/benefit, headline kept.
     AddanagPlus,
     /// DANAg after Filter 1 (hyperlinks removed with their anchor text).
@@ -129,7 +129,7 @@ impl fmt::Display for Algorithm {
     }
 }
 
-/// An algorithm name that dana does not know.
+/// An algorithm name that crawlsift does not know.
 #[derive(Debug, thiserror::Error)]
 #[error("unknown algorithm `{name}`; known: {known}")]
 pub struct UnknownAlgorithm {

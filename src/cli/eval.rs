@@ -1,9 +1,9 @@
-//! `dana eval`: score extractions against gold-standard datasets with the
+//! `crawlsift eval`: score extractions against gold-standard datasets with the
 //! papers' word-level LCS metric.
 
 use anyhow::Context;
-use dana::eval::{self, Dataset, Origin, Source};
-use dana::Algorithm;
+use crawlsift::eval::{self, Dataset, Origin, Source};
+use crawlsift::Algorithm;
 use std::fs::File;
 use std::io::Write;
 use std::num::NonZeroUsize;
@@ -47,7 +47,7 @@ pub struct Args {
     label: Vec<String>,
     /// Algorithm 1's gap for the line-density algorithms: how many lines may
     /// separate main-content regions.
-    #[arg(long, default_value_t = dana::algorithms::DEFAULT_GAP)]
+    #[arg(long, default_value_t = crawlsift::algorithms::DEFAULT_GAP)]
     gap: usize,
     /// Worker threads [default: all cores].
     #[arg(short, long)]
@@ -156,7 +156,7 @@ fn report_missing_predictions(
                 .count();
             if let (Source::Predictions { dir, .. }, 1..) = (source, missing) {
                 eprintln!(
-                    "dana eval: {}: {missing} of {} pages have no prediction in {} (scored as empty extractions)",
+                    "crawlsift eval: {}: {missing} of {} pages have no prediction in {} (scored as empty extractions)",
                     dataset.name,
                     dataset.pages.len(),
                     dir.display()

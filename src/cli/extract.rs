@@ -1,12 +1,12 @@
-//! `dana extract`: main text of every HTML page in WARC archives.
+//! `crawlsift extract`: main text of every HTML page in WARC archives.
 
 use anyhow::{bail, Context};
-use dana::output::parquet::Columns;
-use dana::output::resume::{self, Decision, Settings};
-use dana::output::{Compression, DirSink, Format, Formatter, StdoutSink};
-use dana::pipeline::{self, FileStats, Options, Progress, SignalOptions, Sink};
-use dana::signals::RuleSet;
-use dana::Algorithm;
+use crawlsift::output::parquet::Columns;
+use crawlsift::output::resume::{self, Decision, Settings};
+use crawlsift::output::{Compression, DirSink, Format, Formatter, StdoutSink};
+use crawlsift::pipeline::{self, FileStats, Options, Progress, SignalOptions, Sink};
+use crawlsift::signals::RuleSet;
+use crawlsift::Algorithm;
 use std::collections::HashSet;
 use std::io::{BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
@@ -20,9 +20,9 @@ pub struct Args {
     /// directory stands for its `*.warc` and `*.warc.gz` files, sorted by
     /// name, not its subdirectories), or http(s):// URLs, which are streamed;
     /// a dropped connection is resumed from where it stopped with a Range
-    /// request (environment: DANA_HTTP_RETRIES, default 5 in a row;
-    /// DANA_HTTP_RETRY_DELAY, default 0.5 s, doubled each retry;
-    /// DANA_HTTP_TIMEOUT, default 60 s).
+    /// request (environment: CRAWLSIFT_HTTP_RETRIES, default 5 in a row;
+    /// CRAWLSIFT_HTTP_RETRY_DELAY, default 0.5 s, doubled each retry;
+    /// CRAWLSIFT_HTTP_TIMEOUT, default 60 s).
     inputs: Vec<PathBuf>,
     /// A file or URL listing more inputs, one per line (may be gzipped, like
     /// Common Crawl's warc.paths.gz).
@@ -34,8 +34,8 @@ pub struct Args {
     base_url: Option<String>,
     /// Write one output per input into this directory (created if missing)
     /// instead of stdout, each with a record of how it was made
-    /// (`.NAME.dana.json`). An input whose output is complete and was made
-    /// by this dana with the same options is skipped, so an interrupted run
+    /// (`.NAME.crawlsift.json`). An input whose output is complete and was made
+    /// by this crawlsift with the same options is skipped, so an interrupted run
     /// resumes where it stopped; any other existing output is redone, saying
     /// why. stdin (`-`) is always read.
     #[arg(short, long, value_name = "DIR")]
@@ -53,7 +53,7 @@ pub struct Args {
     /// zstd inside the file).
     #[arg(long, value_enum, default_value_t = Compression::None)]
     compress: Compression,
-    /// Extraction algorithm (see `dana eval` for how each measures).
+    /// Extraction algorithm (see `crawlsift eval` for how each measures).
     #[arg(long, default_value_t = Algorithm::DEFAULT)]
     algorithm: Algorithm,
     /// Worker threads (default: all cores).
@@ -97,7 +97,7 @@ pub struct Args {
     filter: Vec<RuleSet>,
     /// `.warc.gz` files at least this big are inflated by several threads
     /// when fewer files than workers are being read (tests lower it).
-    #[arg(long, default_value_t = dana::warc::Split::new(1).min_file_bytes, hide = true)]
+    #[arg(long, default_value_t = crawlsift::warc::Split::new(1).min_file_bytes, hide = true)]
     split_min_bytes: u64,
 }
 
@@ -159,7 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     Decision::Done => {
                         if !args.quiet {
                             eprintln!(
-                                "dana: redoing {}: --force (its output {} was complete)",
+                                "crawlsift: redoing {}: --force (its output {} was complete)",
                                 input.display(),
                                 output.display()
                             );
@@ -169,7 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     Decision::Redo(why) => {
                         // Said even with --quiet: an existing file is replaced.
                         eprintln!(
-                            "dana: redoing {}: its output {} cannot be kept: {why}",
+                            "crawlsift: redoing {}: its output {} cannot be kept: {why}",
                             input.display(),
                             output.display()
                         );
@@ -185,7 +185,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for (input, output) in &resumed {
         if !args.quiet {
             eprintln!(
-                "dana: skipping {}: its output {} is complete",
+                "crawlsift: skipping {}: its output {} is complete",
                 input.display(),
                 output.display()
             );
@@ -196,7 +196,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let total_bytes = inputs
         .iter()
         .map(|p| match p.to_str() {
-            Some(url) if dana::remote::is_url(url) => None,
+            Some(url) if crawlsift::remote::is_url(url) => None,
             _ => Some(std::fs::metadata(p).map_or(0, |m| m.len())),
         })
         .sum::<Option<u64>>();
@@ -226,14 +226,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot write statistics to {}", path.display()))?;
     }
     for problem in stats.iter().flat_map(|s| &s.problems) {
-        eprintln!("dana: warning: {problem}");
+        eprintln!("crawlsift: warning: {problem}");
     }
     if !args.quiet {
         summary(&stats, started.elapsed().as_secs_f64());
     }
     let unreadable: Vec<&FileStats> = stats.iter().filter(|s| s.error.is_some()).collect();
     for s in &unreadable {
-        eprintln!("dana: error: {}", s.error.as_deref().unwrap_or_default());
+        eprintln!("crawlsift: error: {}", s.error.as_deref().unwrap_or_default());
     }
     Ok(if unreadable.is_empty() {
         ExitCode::SUCCESS
@@ -278,9 +278,9 @@ fn expand_directories(inputs: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
 /// relative entries are prefixed with `base` when given.
 fn read_paths(list: &Path, base: Option<&str>) -> anyhow::Result<Vec<PathBuf>> {
     let file: Box<dyn std::io::Read> = match list.to_str() {
-        Some(url) if dana::remote::is_url(url) => Box::new(
-            dana::remote::RetryPolicy::from_env()
-                .and_then(|policy| dana::remote::RemoteReader::open(url, &policy))
+        Some(url) if crawlsift::remote::is_url(url) => Box::new(
+            crawlsift::remote::RetryPolicy::from_env()
+                .and_then(|policy| crawlsift::remote::RemoteReader::open(url, &policy))
                 .context("cannot open paths list")?,
         ),
         _ => Box::new(
@@ -312,8 +312,8 @@ fn read_paths(list: &Path, base: Option<&str>) -> anyhow::Result<Vec<PathBuf>> {
 /// an absolute path.
 fn with_base(entry: &str, base: Option<&str>) -> PathBuf {
     match base {
-        Some(base) if !dana::remote::is_url(entry) && !Path::new(entry).is_absolute() => {
-            if dana::remote::is_url(base) {
+        Some(base) if !crawlsift::remote::is_url(entry) && !Path::new(entry).is_absolute() => {
+            if crawlsift::remote::is_url(base) {
                 let entry = entry.trim_start_matches("./");
                 PathBuf::from(format!("{}/{entry}", base.trim_end_matches('/')))
             } else {

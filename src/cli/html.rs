@@ -1,7 +1,7 @@
-//! `dana html`: extract main text from HTML files.
+//! `crawlsift html`: extract main text from HTML files.
 
 use anyhow::Context;
-use dana::{Algorithm, Extractor};
+use crawlsift::{Algorithm, Extractor};
 use flate2::read::MultiGzDecoder;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -16,7 +16,7 @@ pub struct Args {
     #[arg(short, long, default_value_t = Algorithm::DEFAULT)]
     algorithm: Algorithm,
     /// Algorithm 1's gap: how many lines may separate main-content regions.
-    #[arg(long, default_value_t = dana::algorithms::DEFAULT_GAP)]
+    #[arg(long, default_value_t = crawlsift::algorithms::DEFAULT_GAP)]
     gap: usize,
     /// One JSON object per file (path, title, text, encoding, algorithm,
     /// line and region counts, selected line range) instead of plain text.
@@ -48,12 +48,12 @@ struct JsonPage<'a> {
     selected_lines: Option<(usize, usize)>,
     selected_regions: Option<(usize, usize)>,
     #[serde(flatten)]
-    analysis: dana::signals::Analysis,
+    analysis: crawlsift::signals::Analysis,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut extractor = Extractor::new(args.algorithm).with_gap(args.gap);
-    let mut analyser = dana::signals::Analyser::new(dana::signals::Config {
+    let mut analyser = crawlsift::signals::Analyser::new(crawlsift::signals::Config {
         signals: args.signals,
         minhash: args.minhash,
     });
@@ -64,7 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut raw = Vec::new();
     for path in &args.files {
         if let Err(err) = read_page(path, &mut raw) {
-            eprintln!("dana: {err:#}; skipping it");
+            eprintln!("crawlsift: {err:#}; skipping it");
             failed += 1;
             continue;
         }

@@ -7,10 +7,10 @@ mod eval;
 mod extract;
 mod html;
 
-/// dana: fast main-text extraction from HTML pages and WARC archives.
+/// crawlsift: fast main-text extraction from HTML pages and WARC archives.
 #[derive(Parser)]
 #[command(
-    name = "dana",
+    name = "crawlsift",
     version,
     long_version = long_version(),
     about,
@@ -31,10 +31,10 @@ enum Command {
     Eval(eval::Args),
 }
 
-/// What `dana --version` prints: the version and the byte kernels this
-/// CPU runs (chosen at run time, `dana::density::kernel::dispatch`).
+/// What `crawlsift --version` prints: the version and the byte kernels this
+/// CPU runs (chosen at run time, `crawlsift::density::kernel::dispatch`).
 fn long_version() -> &'static str {
-    let kernels = dana::density::kernel::chosen();
+    let kernels = crawlsift::density::kernel::chosen();
     // Built once per process, for clap, which keeps it to the end.
     format!("{} (kernels: {kernels})", env!("CARGO_PKG_VERSION")).leak()
 }
@@ -48,11 +48,11 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
-        // Output cut short by its reader (`dana … | head`): what was wanted
+        // Output cut short by its reader (`crawlsift … | head`): what was wanted
         // was written, so end quietly and successfully, as Unix tools do.
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("dana: error: {err:#}");
+            eprintln!("crawlsift: error: {err:#}");
             ExitCode::from(2)
         }
     }

@@ -1,5 +1,5 @@
 //! What the counting pass sets apart before counting: the papers'
-//! pre-processing, or dana's, which also marks the page furniture.
+//! pre-processing, or crawlsift's, which also marks the page furniture.
 //!
 //! The papers remove scripts, styles and comments before counting (the
 //! dropped elements of [`super::tags`]). What line densities cannot tell

@@ -16,7 +16,7 @@
 //! loop is generic over an [`Isa`] token, and [`dispatch`] runs it either as
 //! the baseline copy or inside a function compiled for AVX2 (with BMI1/2,
 //! LZCNT and POPCNT), where the whole loop with its kernels inlines. Which
-//! copy runs is decided once per process ([`Avx2::new`]); `DANA_KERNELS=sse2`
+//! copy runs is decided once per process ([`Avx2::new`]); `CRAWLSIFT_KERNELS=sse2`
 //! in the environment forces the baseline copy (to compare the two).
 //!
 //! A *content character* is a byte that is neither ASCII whitespace nor a
@@ -52,7 +52,7 @@ pub trait TextCounter {
 /// value exists only on a CPU that runs those instructions. The byte
 /// kernels that have a vector version are its methods.
 pub trait Isa: Copy + std::fmt::Debug {
-    /// The name `dana --version` shows.
+    /// The name `crawlsift --version` shows.
     const NAME: &'static str;
 
     /// Classifies a block.
@@ -134,7 +134,7 @@ pub struct Avx2(());
 
 #[cfg(target_arch = "x86_64")]
 impl Avx2 {
-    /// The token, when this CPU has the instructions (and `DANA_KERNELS`
+    /// The token, when this CPU has the instructions (and `CRAWLSIFT_KERNELS`
     /// does not ask for the baseline). Detected at the first call, then a
     /// cached flag.
     #[inline]
@@ -156,7 +156,7 @@ impl Avx2 {
     #[cold]
     fn detect() -> bool {
         let forced_baseline =
-            std::env::var_os("DANA_KERNELS").is_some_and(|v| v == "sse2" || v == "baseline");
+            std::env::var_os("CRAWLSIFT_KERNELS").is_some_and(|v| v == "sse2" || v == "baseline");
         let has = || {
             std::arch::is_x86_feature_detected!("avx2")
                 && std::arch::is_x86_feature_detected!("bmi1")
@@ -553,7 +553,7 @@ mod tests {
                 && std::arch::is_x86_feature_detected!("bmi2")
                 && std::arch::is_x86_feature_detected!("lzcnt")
                 && std::arch::is_x86_feature_detected!("popcnt")
-                && !std::env::var_os("DANA_KERNELS")
+                && !std::env::var_os("CRAWLSIFT_KERNELS")
                     .is_some_and(|v| v == "sse2" || v == "baseline")
         );
     }

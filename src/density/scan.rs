@@ -3,7 +3,7 @@
 //! characters and code (markup) bytes.
 //!
 //! **Line normalisation.** The papers work on source lines and ask for "the
-//! distribution of newline characters" to be normalised (AdDANAg §3). dana
+//! distribution of newline characters" to be normalised (AdDANAg §3). crawlsift
 //! ignores source newlines and cuts *virtual lines* at block-level tags: a
 //! line ends before an opening block tag (`<p>`, `<div>`, `<li>`, `<td>`, …)
 //! and after a closing one (`</p>`, `<br>` is both). A minified one-line page

@@ -1,6 +1,6 @@
 //! Text out: the readable text of a byte range of the page.
 //!
-//! The papers feed the chosen lines to "a parser"; dana walks them with the
+//! The papers feed the chosen lines to "a parser"; crawlsift walks them with the
 //! same tag recogniser as the counting pass: markup removed, dropped elements
 //! (scripts, styles, comments, …) skipped, entities decoded with the full
 //! HTML5 table (`html-escape`), whitespace collapsed, block-level boundaries

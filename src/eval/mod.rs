@@ -1,6 +1,6 @@
 //! The word-level LCS metric of the papers (token-level precision, recall
 //! and F1 of the longest common subsequence), the gold-standard datasets it
-//! runs on, and `dana eval`'s runner and tables.
+//! runs on, and `crawlsift eval`'s runner and tables.
 
 pub mod dataset;
 pub mod lcs;

@@ -15,7 +15,7 @@ use std::time::Duration;
 /// Where the texts being scored come from.
 #[derive(Clone, Debug)]
 pub enum Source {
-    /// dana's own extraction.
+    /// crawlsift's own extraction.
     Algorithm(Algorithm),
     /// `<id>.txt` files another tool wrote, in `dir/<dataset name>/` if that
     /// exists, else in `dir/`.

@@ -1,4 +1,4 @@
-//! `dana eval` outputs: Markdown tables laid out like the papers' Tables 3
+//! `crawlsift eval` outputs: Markdown tables laid out like the papers' Tables 3
 //! and 4, JSON summaries, and a per-page CSV.
 
 use super::dataset::Dataset;

@@ -20,7 +20,7 @@ use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Output format of `dana extract`.
+/// Output format of `crawlsift extract`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// One JSON object per page and line.
@@ -293,7 +293,7 @@ impl Formatter {
         }
         let now = chrono::Utc::now();
         let fields = format!(
-            "Software-Info: dana {}\r\nExtracted-Date: {}\r\ndescription: main text extracted with the DANA line-density algorithms\r\n",
+            "Software-Info: crawlsift {}\r\nExtracted-Date: {}\r\ndescription: main text extracted with the DANA line-density algorithms\r\n",
             env!("CARGO_PKG_VERSION"),
             now.to_rfc2822()
         );
@@ -356,7 +356,7 @@ impl Formatter {
                     headers.push(("WARC-Truncated", reason));
                 }
                 // Common Crawl's form: ISO 639-3 codes (its CLD2 lists up to
-                // three, comma-separated; dana identifies one).
+                // three, comma-separated; crawlsift identifies one).
                 let lang = page.lang.map(iso_639_3);
                 plain = warc_record(&headers, &body, Some(lang.unwrap_or_default()));
             }
@@ -445,7 +445,7 @@ fn warc_record(headers: &[(&str, &str)], block: &[u8], conversion: Option<&str>)
 mod tests {
     use super::*;
 
-    /// `p` as `dana extract`'s JSONL object.
+    /// `p` as `crawlsift extract`'s JSONL object.
     fn jsonl(p: &Page<'_>) -> serde_json::Value {
         let mut out = Vec::new();
         Formatter::new(Format::Jsonl, Compression::None)

@@ -21,11 +21,11 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The Parquet schema of dana's pages without the optional columns: the
+/// The Parquet schema of crawlsift's pages without the optional columns: the
 /// JSONL fields in the same order, nullable where JSONL has `null`. Offsets
 /// and lengths are INT64, the HTTP status INT32, `lang_score` DOUBLE,
 /// strings UTF-8 (`STRING`). [`schema`] adds the columns [`Columns`] asks for.
-pub const SCHEMA: &str = "message dana_page {
+pub const SCHEMA: &str = "message crawlsift_page {
   required binary url (STRING);
   required binary warc_record_id (STRING);
   required binary warc_date (STRING);
@@ -43,7 +43,7 @@ pub const SCHEMA: &str = "message dana_page {
   required double lang_score;
 }";
 
-/// The optional columns (`dana extract --signals`, `--minhash`).
+/// The optional columns (`crawlsift extract --signals`, `--minhash`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Columns {
     /// `signals` (a struct: per rule set its raw values, with the JSONL
@@ -254,7 +254,7 @@ impl<W: Write + Send> ParquetWriter<W> {
         let zstd = Compression::ZSTD(ZstdLevel::try_new(ZSTD_LEVEL)?);
         let mut props = WriterProperties::builder()
             .set_compression(zstd)
-            .set_created_by(format!("dana {}", env!("CARGO_PKG_VERSION")));
+            .set_created_by(format!("crawlsift {}", env!("CARGO_PKG_VERSION")));
         // Long, mostly distinct strings: a dictionary only costs time, and
         // min/max statistics of page texts help no query.
         for column in ["url", "warc_record_id", "title", "text"] {
@@ -410,7 +410,7 @@ impl<W: Write + Send> ParquetWriter<W> {
                 _ => {
                     let Some(extra) = self.extra.get(column - 13) else {
                         return Err(parquet::errors::ParquetError::General(format!(
-                            "the schema has more columns than dana writes ({column})"
+                            "the schema has more columns than crawlsift writes ({column})"
                         ))
                         .into());
                     };

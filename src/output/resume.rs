@@ -1,7 +1,7 @@
 //! Whether an existing output can be kept: resume you can trust.
 //!
 //! When a [`DirSink`](super::DirSink) finishes an output it writes a small
-//! record beside it, `.NAME.dana.json` ([`Record`]): the dana version and the
+//! record beside it, `.NAME.crawlsift.json` ([`Record`]): the crawlsift version and the
 //! options that shape the output, the input's size and modification time,
 //! and the output's size. A later run keeps an output only if that record
 //! exists, names the same options and input, and the output still has the
@@ -24,8 +24,8 @@ use std::time::UNIX_EPOCH;
 /// same pages for the same input.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
-    /// dana's version (`CARGO_PKG_VERSION`).
-    pub dana: String,
+    /// crawlsift's version (`CARGO_PKG_VERSION`).
+    pub crawlsift: String,
     pub algorithm: String,
     pub format: String,
     pub compression: String,
@@ -44,7 +44,7 @@ pub struct Settings {
 impl Settings {
     pub fn new(algorithm: Algorithm, formatter: &Formatter, max_record_bytes: u64) -> Self {
         Settings {
-            dana: env!("CARGO_PKG_VERSION").into(),
+            crawlsift: env!("CARGO_PKG_VERSION").into(),
             algorithm: algorithm.name().into(),
             format: formatter.format.name().into(),
             compression: formatter.compression.name().into(),
@@ -78,7 +78,7 @@ impl Settings {
                 out.push(format!("{what} {old} (this run: {new})"));
             }
         };
-        differ("dana", &self.dana, &run.dana);
+        differ("crawlsift", &self.crawlsift, &run.crawlsift);
         differ("--algorithm", &self.algorithm, &run.algorithm);
         differ("--format", &self.format, &run.format);
         differ("--compress", &self.compression, &run.compression);
@@ -155,13 +155,13 @@ pub enum Decision {
     Redo(String),
 }
 
-/// The record's path for `output`: `.NAME.dana.json` beside it.
+/// The record's path for `output`: `.NAME.crawlsift.json` beside it.
 pub fn record_path(output: &Path) -> PathBuf {
     let name = output
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    output.with_file_name(format!(".{name}.dana.json"))
+    output.with_file_name(format!(".{name}.crawlsift.json"))
 }
 
 fn is_stdin(input: &Path) -> bool {
@@ -181,7 +181,7 @@ pub fn check(input: &Path, output: &Path, run: &Settings) -> Decision {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Decision::Redo(format!(
-                "nothing records that a dana run finished it ({} is missing; it may be from an interrupted run or another program)",
+                "nothing records that a crawlsift run finished it ({} is missing; it may be from an interrupted run or another program)",
                 record_path.display()
             ))
         }
@@ -196,7 +196,7 @@ pub fn check(input: &Path, output: &Path, run: &Settings) -> Decision {
         Ok(record) => record,
         Err(e) => {
             return Decision::Redo(format!(
-                "its record {} is not one dana wrote: {e}",
+                "its record {} is not one crawlsift wrote: {e}",
                 record_path.display()
             ))
         }
@@ -289,7 +289,7 @@ mod tests {
         let run = settings(Algorithm::DEFAULT);
         let (input, output) = finished(dir.path(), &run);
         assert_eq!(check(&input, &output, &run), Decision::Done);
-        assert!(!dir.path().join(".in.jsonl.dana.json.partial").exists());
+        assert!(!dir.path().join(".in.jsonl.crawlsift.json.partial").exists());
         assert_eq!(
             check(&input, &dir.path().join("other.jsonl"), &run),
             Decision::Fresh
@@ -319,7 +319,7 @@ mod tests {
 
         let (input, output) = finished(dir.path(), &run);
         std::fs::write(record_path(&output), b"not json").unwrap_or_else(|e| panic!("{e}"));
-        assert!(redo(check(&input, &output, &run)).contains("not one dana wrote"));
+        assert!(redo(check(&input, &output, &run)).contains("not one crawlsift wrote"));
 
         let (_, output) = finished(dir.path(), &run);
         assert!(redo(check(Path::new("-"), &output, &run)).contains("stdin"));

@@ -1,6 +1,6 @@
 //! Duplicate keys: an exact key of the normalised text and a MinHash
 //! signature, both computed as datatrove computes them, so that keys made by
-//! dana and by datatrove over the same text can be mixed.
+//! crawlsift and by datatrove over the same text can be mixed.
 //!
 //! Normalisation is datatrove's `simplify_text` with its default
 //! `TextNormConfig` (datatrove 0.10.1, `utils/text.py`), the text its
@@ -14,7 +14,7 @@
 //!   pages that differ only in case, digits, punctuation, spacing or accents
 //!   share it. (datatrove's `ExactDedupSignature` hashes whatever its
 //!   `content_getter` returns; `xxhash.xxh64_intdigest(simplify_text(text))`
-//!   reproduces dana's key in Python.)
+//!   reproduces crawlsift's key in Python.)
 //! - The MinHash signature follows `MinhashDedupSignature` with the default
 //!   `MinhashConfig`: the normalised text's words as spaCy's English
 //!   tokenizer splits them (space-separated, symbols apart, a unit split off

@@ -1,4 +1,4 @@
-//! Language identification of the extracted text with `dana-lang` (`lang/`
+//! Language identification of the extracted text with `crawlsift-lang` (`lang/`
 //! in this workspace): a fork of `whatlang` 0.18's detection path with its
 //! model (70 languages, trigram profiles compiled in: no model to download)
 //! and its results, bit for bit (`tests/lang_fork.rs`), rewritten for speed.
@@ -31,7 +31,7 @@ pub struct Language {
 
 /// The language of `text`, if it has letters enough to tell.
 pub fn identify(text: &str) -> Option<Language> {
-    let info = dana_lang::detect(head(text, MAX_BYTES))?;
+    let info = crawlsift_lang::detect(head(text, MAX_BYTES))?;
     Some(Language {
         code: code(info.lang()),
         score: info.confidence(),
@@ -49,7 +49,7 @@ pub fn head(text: &str, max: usize) -> &str {
 }
 
 /// ISO 639-1 (else 639-3) code of a whatlang language.
-pub fn code(lang: dana_lang::Lang) -> &'static str {
+pub fn code(lang: crawlsift_lang::Lang) -> &'static str {
     let three = lang.code();
     match three {
         "cmn" => "zh",
@@ -66,11 +66,11 @@ mod tests {
 
     #[test]
     fn codes_are_two_letters_where_iso_639_1_has_one() {
-        assert_eq!(code(dana_lang::Lang::Eng), "en");
-        assert_eq!(code(dana_lang::Lang::Cmn), "zh");
-        assert_eq!(code(dana_lang::Lang::Pes), "fa");
-        assert_eq!(code(dana_lang::Lang::Jpn), "ja");
-        assert!(dana_lang::Lang::all().iter().all(|&l| code(l).len() <= 3));
+        assert_eq!(code(crawlsift_lang::Lang::Eng), "en");
+        assert_eq!(code(crawlsift_lang::Lang::Cmn), "zh");
+        assert_eq!(code(crawlsift_lang::Lang::Pes), "fa");
+        assert_eq!(code(crawlsift_lang::Lang::Jpn), "ja");
+        assert!(crawlsift_lang::Lang::all().iter().all(|&l| code(l).len() <= 3));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! text, so a worker keeps one [`Analyser`].
 //!
 //! ```
-//! use dana::signals::{Analyser, Config};
+//! use crawlsift::signals::{Analyser, Config};
 //! let mut analyser = Analyser::new(Config { signals: true, minhash: false });
 //! let a = analyser.analyse("Too short.");
 //! assert_eq!(a.filters.unwrap().gopher_quality, Some("gopher_short_doc"));

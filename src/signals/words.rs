@@ -3,7 +3,7 @@
 //! The published filters (datatrove's `GopherQualityFilter`,
 //! `GopherRepetitionFilter`, `C4QualityFilter`, `FineWebQualityFilter`)
 //! count words as spaCy's English tokenizer splits them (datatrove's
-//! `split_into_words`, punctuation tokens included). dana splits at the
+//! `split_into_words`, punctuation tokens included). crawlsift splits at the
 //! Unicode word boundaries of UAX #29 (`unicode-segmentation`), keeps every
 //! non-space segment as a token (so punctuation marks count as words, as in
 //! spaCy), and adds the two spaCy rules that change counts on English text:
@@ -2161,7 +2161,7 @@ mod tests {
         }
     }
 
-    /// Every gold text and every text dana extracts from the shared
+    /// Every gold text and every text crawlsift extracts from the shared
     /// datasets' pages is segmented as `unicode-segmentation` segments it,
     /// and [`for_each_word`] gives the tokens of [`words`].
     #[test]

@@ -219,7 +219,7 @@ impl WarcReader {
             let _ = map.advise(memmap2::Advice::Sequential);
         }
         if let Some(kind) = unsupported_compression(&map) {
-            let detail = format!("{kind}-compressed WARC files are not supported; decompress it first or pipe it to `dana extract -`");
+            let detail = format!("{kind}-compressed WARC files are not supported; decompress it first or pipe it to `crawlsift extract -`");
             return Err(err(std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
                 detail,
@@ -256,7 +256,7 @@ impl WarcReader {
         let len = remote.len();
         let mut input = BufReader::with_capacity(FILL_CHUNK, remote);
         if let Some(kind) = unsupported_compression(input.fill_buf().map_err(err)?) {
-            let detail = format!("{kind}-compressed WARC files are not supported; decompress it first or pipe it to `dana extract -`");
+            let detail = format!("{kind}-compressed WARC files are not supported; decompress it first or pipe it to `crawlsift extract -`");
             return Err(err(std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
                 detail,
@@ -373,7 +373,7 @@ impl WarcReader {
     }
 }
 
-/// Names a compression dana recognises by its magic bytes but cannot read.
+/// Names a compression crawlsift recognises by its magic bytes but cannot read.
 fn unsupported_compression(start: &[u8]) -> Option<&'static str> {
     if start.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
         Some("LZ4")

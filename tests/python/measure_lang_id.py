@@ -1,11 +1,11 @@
 """Language identifiers compared on the shared datasets' gold texts.
 
 Prints accuracy per language (gold texts of >= 50 words; Chinese and Japanese
-of any length) and speed in MB of text per second for: dana (dana-lang: whatlang 0.18 forked, as
-`dana html --json --algorithm plain` reports it), CLD2 (pycld2, Common
+of any length) and speed in MB of text per second for: crawlsift (crawlsift-lang: whatlang 0.18 forked, as
+`crawlsift html --json --algorithm plain` reports it), CLD2 (pycld2, Common
 Crawl's labeller), and lingua (lingua-language-detector, the Python binding
 of the lingua Rust crate), all languages, high- and low-accuracy modes.
-dana's speed here includes reading and extraction; examples/signals_speed.rs
+crawlsift's speed here includes reading and extraction; examples/signals_speed.rs
 times its identifier alone.
 
 Run: .venv/bin/pip install ./python -r python/requirements-test.txt -c .ci/python-constraints.txt lingua-language-detector==2.1.1
@@ -18,7 +18,7 @@ import time
 import pycld2
 from lingua import IsoCode639_1, LanguageDetectorBuilder
 
-from test_filters_datatrove import DATASETS, MIN_WORDS, cld2_code, page_id, page_languages, run_dana
+from test_filters_datatrove import DATASETS, MIN_WORDS, cld2_code, page_id, page_languages, run_crawlsift
 
 
 def lingua_detector(low_accuracy):
@@ -51,8 +51,8 @@ def main():
 
     results = {}
     start = time.perf_counter()
-    pages = run_dana([g for g, _, _ in golds], "--algorithm", "plain")
-    results["dana (dana-lang)"] = ([p["lang"] for p in pages], time.perf_counter() - start)
+    pages = run_crawlsift([g for g, _, _ in golds], "--algorithm", "plain")
+    results["crawlsift (crawlsift-lang)"] = ([p["lang"] for p in pages], time.perf_counter() - start)
     for name, detect in [
         ("cld2", lambda t: cld2_code(t)[0]),
         ("lingua", lingua_detector(False)),

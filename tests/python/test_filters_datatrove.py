@@ -1,15 +1,15 @@
-"""dana's signals against the reference implementations, on real pages.
+"""crawlsift's signals against the reference implementations, on real pages.
 
-dana extracts the pages of the shared datasets (`dana html --json --signals
+crawlsift extracts the pages of the shared datasets (`crawlsift html --json --signals
 --minhash`); on the same extracted texts this test runs datatrove's
 GopherQualityFilter, GopherRepetitionFilter, C4QualityFilter and
-FineWebQualityFilter, its `simplify_text` + xxHash64 (dana's exact key) and
+FineWebQualityFilter, its `simplify_text` + xxHash64 (crawlsift's exact key) and
 its MinhashDedupSignature, and CLD2 (pycld2, Common Crawl's language
 labeller), and compares. Tables go to standard output (`pytest -s`).
 
 Run: python3 -m venv .venv && .venv/bin/pip install ./python -r python/requirements-test.txt -c .ci/python-constraints.txt
      cargo build --release && .venv/bin/pytest -s tests/python
-The dana binary is $DANA_BIN, else target/release/dana.
+The crawlsift binary is $CRAWLSIFT_BIN, else target/release/crawlsift.
 """
 
 import collections
@@ -35,7 +35,7 @@ from datatrove.utils.text import simplify_text
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASETS = ROOT.parent / "shared" / "datasets"
-DANA = Path(os.environ.get("DANA_BIN", ROOT / "target" / "release" / "dana"))
+CRAWLSIFT = Path(os.environ.get("CRAWLSIFT_BIN", ROOT / "target" / "release" / "crawlsift"))
 # Goal of issue 21: agreement with datatrove's decisions on English pages.
 MIN_AGREEMENT = 0.98
 MIN_WORDS = 50
@@ -64,12 +64,12 @@ def page_languages(dataset):
     return langs
 
 
-def run_dana(files, *flags):
+def run_crawlsift(files, *flags):
     out = []
     for i in range(0, len(files), 400):
         chunk = [str(f) for f in files[i : i + 400]]
         result = subprocess.run(
-            [str(DANA), "html", "--json", *flags, *chunk], capture_output=True, check=False
+            [str(CRAWLSIFT), "html", "--json", *flags, *chunk], capture_output=True, check=False
         )
         assert result.returncode == 0, result.stderr.decode(errors="replace")
         out.extend(json.loads(line) for line in result.stdout.splitlines())
@@ -87,15 +87,15 @@ def page_id(path):
 
 @pytest.fixture(scope="module")
 def pages():
-    if not DANA.exists():
-        pytest.fail(f"{DANA} not found: build it with `cargo build --release` or set DANA_BIN")
+    if not CRAWLSIFT.exists():
+        pytest.fail(f"{CRAWLSIFT} not found: build it with `cargo build --release` or set CRAWLSIFT_BIN")
     rows = []
     for dataset in sorted(DATASETS.iterdir()):
         if not (dataset / "profile.jsonl").exists():
             continue
         langs = page_languages(dataset)
         files = sorted((dataset / "html").iterdir())
-        for path, page in zip(files, run_dana(files, "--signals", "--minhash")):
+        for path, page in zip(files, run_crawlsift(files, "--signals", "--minhash")):
             page["dataset"] = dataset.name
             page["known_lang"] = langs.get(page_id(path))
             rows.append(page)
@@ -127,8 +127,8 @@ def test_filters_agree_with_datatrove(pages):
     seconds = time.process_time() - start
     mb = sum(len(p["text"].encode()) for p in english) / 1e6
     print(f"\ndatatrove's four filters: {mb:.1f} MB of text in {seconds:.1f} s CPU, {mb / seconds:.2f} MB/s")
-    print(f"filter decisions on {len(english)} English pages, dana vs datatrove 0.10.1")
-    print(f"{'rule set':<18} {'agree':>7} {'datatrove drops':>16}  disagreements (dana, datatrove): pages")
+    print(f"filter decisions on {len(english)} English pages, crawlsift vs datatrove 0.10.1")
+    print(f"{'rule set':<18} {'agree':>7} {'datatrove drops':>16}  disagreements (crawlsift, datatrove): pages")
     for name in SETS:
         share = agree[name] / len(english)
         cases = ", ".join(f"{k}: {v}" for k, v in differ[name].most_common(6))
@@ -147,7 +147,7 @@ def test_exact_key_is_xxh64_of_simplify_text(pages):
 
 
 def test_minhash_matches_datatrove(pages):
-    """datatrove shingles spaCy's tokens of the normalised text; dana's words
+    """datatrove shingles spaCy's tokens of the normalised text; crawlsift's words
     differ where spaCy applies an English exception (`cannot` -> `can not`,
     `gonna`, `im`), so some signatures differ in a few of their 112 values.
     What matters for deduplication is the share of equal values (the
@@ -204,15 +204,15 @@ def test_language_agrees_with_cld2(pages):
             differ[(page["lang"], theirs)] += 1
     n = sum(total.values())
     share = sum(agree.values()) / n
-    print(f"\nlanguage: dana = CLD2 on {share:.2%} of {n} extracted pages (>= {MIN_WORDS} words, CLD2 reliable)")
+    print(f"\nlanguage: crawlsift = CLD2 on {share:.2%} of {n} extracted pages (>= {MIN_WORDS} words, CLD2 reliable)")
     for code, count in total.most_common():
         print(f"  {code:<4} {agree[code]:>5} / {count:<5}")
-    print("  disagreements (dana, cld2):", dict(differ.most_common(10)))
+    print("  disagreements (crawlsift, cld2):", dict(differ.most_common(10)))
     assert share >= 0.97
 
 
 def test_language_accuracy_on_gold_texts():
-    """Accuracy per language on the gold texts of >= 50 words, dana (its
+    """Accuracy per language on the gold texts of >= 50 words, crawlsift (its
     `plain` algorithm passes a text file through) beside CLD2."""
     hits = collections.Counter()
     cld2_hits = collections.Counter()
@@ -227,14 +227,14 @@ def test_language_accuracy_on_gold_texts():
             if langs.get(page_id(g)) not in (None, "-")
             and (len(g.read_text(errors="replace").split()) >= MIN_WORDS or langs[page_id(g)] in ("zh", "ja"))
         ]
-        for gold, page in zip(golds, run_dana(golds, "--algorithm", "plain")):
+        for gold, page in zip(golds, run_crawlsift(golds, "--algorithm", "plain")):
             known = langs[page_id(gold)]
             total[known] += 1
             hits[known] += page["lang"] == known
             cld2_hits[known] += cld2_code(gold.read_text(errors="replace"))[0] == known
     n = sum(total.values())
     print(f"\nlanguage accuracy on {n} gold texts (>= {MIN_WORDS} words; zh/ja any length)")
-    print(f"  {'lang':<5} {'pages':>6} {'dana':>8} {'cld2':>8}")
+    print(f"  {'lang':<5} {'pages':>6} {'crawlsift':>8} {'cld2':>8}")
     for code, count in total.most_common():
         print(f"  {code:<5} {count:>6} {hits[code] / count:>8.1%} {cld2_hits[code] / count:>8.1%}")
     print(f"  {'all':<5} {n:>6} {sum(hits.values()) / n:>8.1%} {sum(cld2_hits.values()) / n:>8.1%}")

@@ -1,6 +1,6 @@
-"""`dana extract --format parquet` read back with an independent reader (pyarrow).
+"""`crawlsift extract --format parquet` read back with an independent reader (pyarrow).
 
-The binary is $DANA_BIN, else target/release/dana, else target/debug/dana
+The binary is $CRAWLSIFT_BIN, else target/release/crawlsift, else target/debug/crawlsift
 (build it first: `cargo build --release`). pyarrow is pinned in
 .ci/python-constraints.txt (installed from python/requirements-test.txt).
 """
@@ -25,20 +25,20 @@ INPUTS = [
 ]
 
 
-def dana_bin() -> Path:
-    candidates = [os.environ.get("DANA_BIN")] + [
-        str(ROOT / "target" / p / "dana") for p in ("release", "debug")
+def crawlsift_bin() -> Path:
+    candidates = [os.environ.get("CRAWLSIFT_BIN")] + [
+        str(ROOT / "target" / p / "crawlsift") for p in ("release", "debug")
     ]
     for c in candidates:
         if c and Path(c).is_file():
             return Path(c)
     raise FileNotFoundError(
-        "no dana binary: set DANA_BIN or run `cargo build --release` in " + str(ROOT)
+        "no crawlsift binary: set CRAWLSIFT_BIN or run `cargo build --release` in " + str(ROOT)
     )
 
 
 def extract(inputs, out_dir: Path, fmt: str) -> subprocess.CompletedProcess:
-    cmd = [str(dana_bin()), "extract", *map(str, inputs), "--quiet", "--format", fmt, "-o", str(out_dir)]
+    cmd = [str(crawlsift_bin()), "extract", *map(str, inputs), "--quiet", "--format", fmt, "-o", str(out_dir)]
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     return done
@@ -89,7 +89,7 @@ def test_parquet_equals_jsonl_and_has_the_documented_schema(tmp_path):
         assert table.column_names == list(objects[0].keys()), name
         assert table.to_pylist() == objects, name
         meta = pq.ParquetFile(path).metadata
-        assert meta.created_by.startswith("dana ")
+        assert meta.created_by.startswith("crawlsift ")
         for g in range(meta.num_row_groups):
             for c in range(meta.num_columns):
                 assert meta.row_group(g).column(c).compression == "ZSTD"

@@ -3,7 +3,7 @@
 //! by Mohammadzadeh et al. (2012, §2.2): per-line text-to-tag ratios,
 //! smoothed, clustered by k-means into content and non-content lines.
 //!
-//! dana's choices where the summary is silent:
+//! crawlsift's choices where the summary is silent:
 //! - lines are the core's virtual lines ([`crate::density::scan`]), so the
 //!   source's line wrapping does not matter;
 //! - the ratio of a line is its content characters over its tags (over 1

@@ -4,7 +4,7 @@
 //! lines, and the region of that array with the highest density is the main
 //! content.
 //!
-//! dana's reading, kept simple (the summaries give no formula):
+//! crawlsift's reading, kept simple (the summaries give no formula):
 //! - the lines are the core's virtual lines; a line's text density is its
 //!   share of content characters, `content / (content + code)`;
 //! - a line is dense when that share is at least [`MIN_DENSITY`] (more

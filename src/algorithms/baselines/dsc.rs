@@ -5,7 +5,7 @@
 //! take the long, low-sloping stretches as text; a window over the curve
 //! lets several separate stretches be found, unlike BTE.
 //!
-//! The papers here give no parameters; dana's choices, kept simple:
+//! The papers here give no parameters; crawlsift's choices, kept simple:
 //! - the slope at token `i` is the share of tags among the [`WINDOW`] tokens
 //!   centred on it (fewer at the page ends), from prefix sums: O(n);
 //! - a word is on a low slope when that share is at most [`MAX_SLOPE`]

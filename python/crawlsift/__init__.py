@@ -1,18 +1,18 @@
-"""dana: main-text extraction from HTML pages and WARC archives.
+"""crawlsift: main-text extraction from HTML pages and WARC archives.
 
-The work is done in Rust (the ``dana`` crate) by the extension module
-``dana._dana``; this package re-exports it:
+The work is done in Rust (the ``crawlsift`` crate) by the extension module
+``crawlsift._crawlsift``; this package re-exports it:
 
 - :func:`extract`: the main text of one HTML page (``bytes`` or ``str``);
 - :func:`read_warc`: the extracted pages of a WARC file (a path or a binary
-  file-like object), with the pipeline of ``dana extract``;
+  file-like object), with the pipeline of ``crawlsift extract``;
 - :func:`write_parquet`: pages to a Parquet file with the columns of
-  ``dana extract --format parquet``;
+  ``crawlsift extract --format parquet``;
 - :class:`Page`, :class:`Extraction`, :class:`WarcReader`: what they return;
 - :class:`WarcWarning`: a damaged record, reported while reading goes on.
 """
 
-from ._dana import (
+from ._crawlsift import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
     Extraction,

@@ -1,19 +1,19 @@
 """Extract the main text of WARC archives with Spark, the cc-pyspark way.
 
 The list of WARC paths or URLs is distributed over the executors; each
-executor streams its WARCs through :func:`dana.read_warc` (dana's parallel
+executor streams its WARCs through :func:`crawlsift.read_warc` (crawlsift's parallel
 Rust pipeline, one file at a time) and the pages become the rows of a Parquet
-dataset with the columns of ``dana extract --format parquet``, compressed with
-zstd. Spark schedules, retries and writes; dana does the per-file work.
+dataset with the columns of ``crawlsift extract --format parquet``, compressed with
+zstd. Spark schedules, retries and writes; crawlsift does the per-file work.
 
 Run it in local mode::
 
-    python -m dana.spark --paths warc.paths OUTPUT --master 'local[2]'
+    python -m crawlsift.spark --paths warc.paths OUTPUT --master 'local[2]'
 
-or on a cluster (the ``dana`` wheel installed on every node), with this
+or on a cluster (the ``crawlsift`` wheel installed on every node), with this
 file as the application (README, "On a cluster")::
 
-    spark-submit --master yarn path/to/dana/spark.py --paths warc.paths.gz \
+    spark-submit --master yarn path/to/crawlsift/spark.py --paths warc.paths.gz \
         --base-url https://data.commoncrawl.org/ s3a://bucket/cc-text/
 
 A WARC that cannot be read is logged and counted (the ``files_failed``
@@ -31,11 +31,11 @@ import os
 import sys
 from typing import Iterable, Iterator
 
-import dana
+import crawlsift
 
-log = logging.getLogger("dana.spark")
+log = logging.getLogger("crawlsift.spark")
 
-#: The Parquet columns of ``dana extract --format parquet``, in order, with
+#: The Parquet columns of ``crawlsift extract --format parquet``, in order, with
 #: their Spark types and whether they may be null.
 COLUMNS: list[tuple[str, str, bool]] = [
     ("url", "string", False),
@@ -74,7 +74,7 @@ MINHASH_COLUMNS: list[tuple[str, str, bool]] = [("minhash", "array<long>", True)
 
 def columns(signals: bool = False, minhash: bool = False) -> list[tuple[str, str, bool]]:
     """The output columns with the optional ones asked for, in the order of
-    ``dana extract --format parquet --signals --minhash``."""
+    ``crawlsift extract --format parquet --signals --minhash``."""
     return COLUMNS + (SIGNAL_COLUMNS if signals else []) + (MINHASH_COLUMNS if minhash else [])
 
 #: Counters kept as Spark accumulators (summed over all tasks that succeed).
@@ -98,8 +98,8 @@ def _struct_type(value):
 
 
 def signals_type():
-    """The Spark type of the ``signals`` struct, taken from dana's own output."""
-    sample = dana.extract("<p>The quick brown fox jumps over the lazy dog.</p>", signals=True)
+    """The Spark type of the ``signals`` struct, taken from crawlsift's own output."""
+    sample = crawlsift.extract("<p>The quick brown fox jumps over the lazy dog.</p>", signals=True)
     return _struct_type(sample.signals)
 
 
@@ -172,7 +172,7 @@ def extract_partition(
     for source in sources:
         add("files", 1)
         try:
-            reader = dana.read_warc(
+            reader = crawlsift.read_warc(
                 source,
                 algorithm=algorithm,
                 threads=threads,
@@ -184,7 +184,7 @@ def extract_partition(
             for page in reader:
                 yield row_values(page.to_dict(), names)
         except Exception as e:  # noqa: BLE001 - any failure of one file is counted, not fatal
-            log.error("dana.spark: cannot read %s: %s", source, e)
+            log.error("crawlsift.spark: cannot read %s: %s", source, e)
             add("files_failed", 1)
             continue
         stats = reader.stats
@@ -193,7 +193,7 @@ def extract_partition(
         add("skipped", sum(stats["skipped"].values()))
         add("failed", sum(stats["failed"].values()))
         for problem in stats.get("problems", [])[:10]:
-            log.warning("dana.spark: %s", problem)
+            log.warning("crawlsift.spark: %s", problem)
 
 
 def run(
@@ -213,16 +213,16 @@ def run(
     """Extracts every page of ``sources`` into the Parquet dataset ``output``.
 
     ``partitions`` defaults to one per input (the cc-pyspark layout: a task per
-    WARC); ``threads`` is dana's worker threads per task (1 lets Spark's task
+    WARC); ``threads`` is crawlsift's worker threads per task (1 lets Spark's task
     slots set the parallelism); ``signals``, ``minhash`` and ``filter`` are
-    ``dana extract``'s ``--signals``, ``--minhash`` and ``--filter``. Returns
+    ``crawlsift extract``'s ``--signals``, ``--minhash`` and ``--filter``. Returns
     the accumulated counters.
     """
     sc = spark.sparkContext
     counters = {name: sc.accumulator(0) for name in COUNTERS}
     n = partitions or max(1, len(sources))
     if filter:
-        dana.extract("", filter=filter)  # an unknown rule set fails here, not in a task
+        crawlsift.extract("", filter=filter)  # an unknown rule set fails here, not in a task
     options = dict(
         algorithm=algorithm,
         threads=threads,
@@ -243,7 +243,7 @@ def run(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m dana.spark",
+        prog="python -m crawlsift.spark",
         description="Extract the main text of WARC files with Spark into a Parquet dataset.",
     )
     parser.add_argument("output", help="output directory (a Parquet dataset; must not exist unless --mode says so)")
@@ -251,14 +251,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base-url", help="prefix for relative entries of --paths (e.g. https://data.commoncrawl.org/)")
     parser.add_argument("--master", help="Spark master, e.g. local[2] (default: spark-submit's)")
     parser.add_argument("--partitions", type=int, help="Spark partitions (default: one per input)")
-    parser.add_argument("--algorithm", default="addanag-plus", help="dana extraction algorithm")
-    parser.add_argument("--threads", type=int, default=1, help="dana worker threads per task (default 1)")
+    parser.add_argument("--algorithm", default="addanag-plus", help="crawlsift extraction algorithm")
+    parser.add_argument("--threads", type=int, default=1, help="crawlsift worker threads per task (default 1)")
     parser.add_argument("--max-record-bytes", type=int, default=16 << 20)
     parser.add_argument("--mode", default="errorifexists", choices=["errorifexists", "overwrite", "append", "ignore"])
     parser.add_argument("--signals", action="store_true", help="add the signals, filter_* and exact_key columns")
     parser.add_argument("--minhash", action="store_true", help="add the minhash column (datatrove's defaults)")
     parser.add_argument(
-        "--filter", metavar="SETS", help="drop pages failing these rule sets: gopher,c4,fineweb (as dana extract)"
+        "--filter", metavar="SETS", help="drop pages failing these rule sets: gopher,c4,fineweb (as crawlsift extract)"
     )
     args = parser.parse_args(argv)
 
@@ -266,10 +266,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if (args.master or "").startswith("local"):
         # Local executors are this machine's Python processes: the interpreter
-        # running this job has dana installed, a bare `python3` may not.
+        # running this job has crawlsift installed, a bare `python3` may not.
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    builder = SparkSession.builder.appName("dana")
+    builder = SparkSession.builder.appName("crawlsift")
     if args.master:
         builder = builder.master(args.master)
     spark = builder.getOrCreate()

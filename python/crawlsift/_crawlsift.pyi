@@ -1,4 +1,4 @@
-"""Type stubs of the extension module dana._dana (re-exported by dana)."""
+"""Type stubs of the extension module crawlsift._crawlsift (re-exported by crawlsift)."""
 
 import os
 from types import TracebackType
@@ -57,7 +57,7 @@ class Extraction:
 
 @final
 class Page:
-    """One extracted page of a WARC file: the fields of a ``dana extract`` JSONL row."""
+    """One extracted page of a WARC file: the fields of a ``crawlsift extract`` JSONL row."""
 
     @property
     def url(self) -> str: ...
@@ -110,7 +110,7 @@ class Page:
     def minhash(self) -> Optional[List[int]]:
         """With ``minhash=True``: the 112 MinHash values (``None`` for texts of fewer than 5 words)."""
     def to_dict(self) -> Dict[str, Any]:
-        """The page as a dict, equal to the JSON object of ``dana extract``'s JSONL row."""
+        """The page as a dict, equal to the JSON object of ``crawlsift extract``'s JSONL row."""
 
 @final
 class WarcReader(Iterator[Page]):
@@ -120,7 +120,7 @@ class WarcReader(Iterator[Page]):
     def __next__(self) -> Page: ...
     @property
     def stats(self) -> Optional[Dict[str, Any]]:
-        """Per-input statistics once every page was taken, as ``dana extract --stats``
+        """Per-input statistics once every page was taken, as ``crawlsift extract --stats``
         writes them (``file``, ``bytes``, ``read``, ``extracted``, ``skipped``,
         ``failed``, ``problems``, ``error``, ``output``); ``None`` before the end."""
     def close(self) -> None:
@@ -145,12 +145,12 @@ def extract(
 ) -> Optional[Extraction]:
     """Extracts the main text of one HTML page (the GIL is released meanwhile).
 
-    ``bytes`` are decoded as ``dana html`` decodes a file (byte-order mark, the
+    ``bytes`` are decoded as ``crawlsift html`` decodes a file (byte-order mark, the
     charset of ``content_type``, ``<meta>``, detection); ``str`` is taken as
     decoded. The result has ``lang`` and ``lang_score``; ``signals=True`` adds
     ``signals``, ``filters`` and ``exact_key``, ``minhash=True`` ``minhash``.
     With ``filter`` (``"gopher,c4,fineweb"`` or a list of rule-set names, as
-    ``dana extract --filter``) a page failing one of them gives ``None``.
+    ``crawlsift extract --filter``) a page failing one of them gives ``None``.
     Raises ``ValueError`` for an unknown algorithm or rule set."""
 
 def read_warc(
@@ -165,9 +165,9 @@ def read_warc(
     lang: bool = True,
 ) -> WarcReader:
     """Iterates the extracted pages of a WARC file (``.warc`` or ``.warc.gz``)
-    with the pipeline of ``dana extract``.
+    with the pipeline of ``crawlsift extract``.
 
-    ``signals``, ``minhash`` and ``filter`` are ``dana extract``'s
+    ``signals``, ``minhash`` and ``filter`` are ``crawlsift extract``'s
     ``--signals``, ``--minhash`` and ``--filter``: pages dropped by
     ``filter`` are counted in ``stats["skipped"]`` as ``filter:<rule set>:<rule>``.
     ``lang=False`` is ``--no-lang``: no language identification (``lang`` is
@@ -180,6 +180,6 @@ def read_warc(
 
 
 def write_parquet(pages: Iterable[Page], path: Union[str, "os.PathLike[str]"]) -> int:
-    """Writes ``pages`` to a Parquet file with the columns of ``dana extract --format parquet``
+    """Writes ``pages`` to a Parquet file with the columns of ``crawlsift extract --format parquet``
     (zstd, row groups written as they fill); returns the number of rows. The first
     page decides the optional columns (``--signals``, ``--minhash``)."""

@@ -1,10 +1,10 @@
-"""dana as datatrove pipeline steps (Hugging Face's library behind FineWeb).
+"""crawlsift as datatrove pipeline steps (Hugging Face's library behind FineWeb).
 
-- :class:`DanaWarcReader` reads WARC files and yields ``Document``s straight
-  from dana's Rust pipeline: one document per extracted HTML page, with the
+- :class:`CrawlsiftWarcReader` reads WARC files and yields ``Document``s straight
+  from crawlsift's Rust pipeline: one document per extracted HTML page, with the
   URL, date, record id, offset and the other JSONL fields in ``metadata``.
   It replaces datatrove's ``WarcReader`` *and* extractor step.
-- :class:`DanaExtractor` is a drop-in for datatrove's ``Trafilatura`` step in
+- :class:`CrawlsiftExtractor` is a drop-in for datatrove's ``Trafilatura`` step in
   pipelines that read WARCs with datatrove's own ``WarcReader``: it replaces
   each document's HTML by its main text.
 
@@ -12,10 +12,10 @@ Example::
 
     from datatrove.executor import LocalPipelineExecutor
     from datatrove.pipeline.writers import JsonlWriter
-    from dana.datatrove import DanaWarcReader
+    from crawlsift.datatrove import CrawlsiftWarcReader
 
     LocalPipelineExecutor(
-        pipeline=[DanaWarcReader("s3://commoncrawl/crawl-data/CC-MAIN-2024-10/segments/",
+        pipeline=[CrawlsiftWarcReader("s3://commoncrawl/crawl-data/CC-MAIN-2024-10/segments/",
                                  glob_pattern="*/warc/*.warc.gz"),
                   JsonlWriter("out/")],
         tasks=8,
@@ -31,7 +31,7 @@ from datatrove.io import DataFileLike, DataFolderLike
 from datatrove.pipeline.extractors.base import BaseExtractor
 from datatrove.pipeline.readers.base import BaseDiskReader
 
-import dana
+import crawlsift
 
 #: JSONL fields kept in a document's metadata (``text`` is the document's text
 #: and ``warc_record_id`` its id).
@@ -56,11 +56,11 @@ SIGNAL_FIELDS = ("signals", "filters", "exact_key")
 MINHASH_FIELDS = ("minhash",)
 
 
-class DanaWarcReader(BaseDiskReader):
+class CrawlsiftWarcReader(BaseDiskReader):
     """Reads WARC files (``.warc``, ``.warc.gz``; local, remote through fsspec,
     or ``http(s)://`` URLs) and yields one ``Document`` per extracted HTML page.
 
-    Local files are read by dana directly (memory-mapped, parallel); other
+    Local files are read by crawlsift directly (memory-mapped, parallel); other
     filesystems are streamed through fsspec's file object. Records that are
     not pages, and damaged stretches, are counted in the step's stats
     (``records``, ``skipped_<reason>``, ``failed_<reason>``).
@@ -68,8 +68,8 @@ class DanaWarcReader(BaseDiskReader):
     Args:
         data_folder: a path, URL or datatrove ``DataFolder`` holding the WARCs.
         paths_file: a file listing the WARCs (relative to ``data_folder``).
-        algorithm: dana's extraction algorithm (default ``addanag-plus``).
-        threads: dana's worker threads per task (default 1: the executor's
+        algorithm: crawlsift's extraction algorithm (default ``addanag-plus``).
+        threads: crawlsift's worker threads per task (default 1: the executor's
             tasks set the parallelism).
         max_record_bytes: larger records are skipped (counted ``too_large``).
         signals: put ``signals``, ``filters`` and ``exact_key`` in the
@@ -82,7 +82,7 @@ class DanaWarcReader(BaseDiskReader):
         Other arguments are those of datatrove's readers.
     """
 
-    name = "🕷 dana WARC"
+    name = "🕷 crawlsift WARC"
     _requires_dependencies = []
 
     def __init__(
@@ -123,7 +123,7 @@ class DanaWarcReader(BaseDiskReader):
             shuffle_files,
         )
         # An unknown algorithm or rule set fails here, not in a task.
-        dana.extract(b"", algorithm=algorithm, filter=filter)
+        crawlsift.extract(b"", algorithm=algorithm, filter=filter)
         self.algorithm = algorithm
         self.threads = threads
         self.max_record_bytes = max_record_bytes
@@ -133,7 +133,7 @@ class DanaWarcReader(BaseDiskReader):
         self.fields = METADATA_FIELDS + (SIGNAL_FIELDS if signals else ()) + (MINHASH_FIELDS if minhash else ())
 
     def _source(self, filepath: str):
-        """What ``dana.read_warc`` reads: a local path or URL when dana can open
+        """What ``crawlsift.read_warc`` reads: a local path or URL when crawlsift can open
         it itself, else an fsspec file object (closed by the caller)."""
         resolved = self.data_folder.resolve_paths(filepath)
         protocol = getattr(self.data_folder, "protocol", None)
@@ -149,7 +149,7 @@ class DanaWarcReader(BaseDiskReader):
     def read_file(self, filepath: str) -> DocumentsPipeline:
         source, to_close = self._source(filepath)
         try:
-            reader = dana.read_warc(
+            reader = crawlsift.read_warc(
                 source,
                 algorithm=self.algorithm,
                 threads=self.threads,
@@ -179,11 +179,11 @@ class DanaWarcReader(BaseDiskReader):
                 self.stat_update(f"{kind}_{reason}", value=n)
 
 
-class DanaExtractor(BaseExtractor):
-    """Replaces each document's HTML (``doc.text``) by its main text, with dana.
+class CrawlsiftExtractor(BaseExtractor):
+    """Replaces each document's HTML (``doc.text``) by its main text, with crawlsift.
 
     A drop-in for datatrove's ``Trafilatura`` step after datatrove's own
-    ``WarcReader``. dana neither hangs nor crashes on bad input, so it runs in
+    ``WarcReader``. crawlsift neither hangs nor crashes on bad input, so it runs in
     the pipeline's own process (no sandbox process, no per-document timeout);
     documents whose text comes out empty are dropped, as with ``Trafilatura``.
 
@@ -194,13 +194,13 @@ class DanaExtractor(BaseExtractor):
     counted as ``filtered``.
 
     Args:
-        algorithm: dana's extraction algorithm (default ``addanag-plus``).
+        algorithm: crawlsift's extraction algorithm (default ``addanag-plus``).
         title: put the page title on the first line, as Common Crawl's WET
             files do (default False: the main text only).
-        signals, minhash, filter: as ``dana extract --signals --minhash --filter``.
+        signals, minhash, filter: as ``crawlsift extract --signals --minhash --filter``.
     """
 
-    name = "⛏ dana"
+    name = "⛏ crawlsift"
     _requires_dependencies = []
 
     def __init__(
@@ -213,7 +213,7 @@ class DanaExtractor(BaseExtractor):
         filter: str | None = None,
     ):
         super().__init__(timeout)
-        dana.extract(b"", algorithm=algorithm, filter=filter)  # validates the names now
+        crawlsift.extract(b"", algorithm=algorithm, filter=filter)  # validates the names now
         self.algorithm = algorithm
         self.title = title
         self.signals = signals
@@ -221,8 +221,8 @@ class DanaExtractor(BaseExtractor):
         self.filter = filter
 
     def _extract(self, html: str):
-        """dana's result for the HTML ``html``; ``None`` when ``filter`` drops it."""
-        return dana.extract(
+        """crawlsift's result for the HTML ``html``; ``None`` when ``filter`` drops it."""
+        return crawlsift.extract(
             html, algorithm=self.algorithm, signals=self.signals, minhash=self.minhash, filter=self.filter
         )
 
