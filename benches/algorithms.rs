@@ -3,8 +3,8 @@
 
 mod common;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use crawlsift::{Algorithm, Extractor};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 fn algorithms(c: &mut Criterion) {
     let pages = common::scrapinghub_pages();

@@ -8,8 +8,8 @@
 //! (the detector decides). Throughput is in bytes of each variant; the
 //! times compare the same pages.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use crawlsift::{Algorithm, Extractor};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use encoding_rs::Encoding;
 use std::io::Read;
 

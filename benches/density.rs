@@ -11,10 +11,10 @@
 
 mod common;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use crawlsift::density::kernel::{dispatch, Isa, ReferenceCounter, Task, BLOCK};
+use crawlsift::density::kernel::{dispatch, Isa, Kernels, ReferenceCounter, Task, BLOCK};
 use crawlsift::density::scan::{scan, LinkRule, Rules};
 use crawlsift::density::Scratch;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 
 fn kernel(c: &mut Criterion) {

@@ -1,8 +1,8 @@
 //! One core's inflate speed on a `.warc.gz`, gzip member by gzip member, with
 //! each inflater crawlsift can use, in one run: flate2 on zlib-rs (streamed, as
-//! `src/warc/gz.rs` does for streams and without the `libdeflate` feature),
+//! `crates/warc/src/gz.rs` does for streams and without the `libdeflate` feature),
 //! libdeflate (whole members: each member's output in one call, as
-//! `src/warc/whole.rs` does) and ISA-L's igzip (streamed; feature `isal`,
+//! `crates/warc/src/whole.rs` does) and ISA-L's igzip (streamed; feature `isal`,
 //! which needs nasm, autoconf, automake and libtool), when the features that
 //! bring them are on. The file is read into memory first, so
 //! only inflating and the CRC checks are timed; every inflater must produce

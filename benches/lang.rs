@@ -6,8 +6,8 @@
 
 mod common;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use crawlsift::signals::lang::{head, MAX_BYTES};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 fn lang(c: &mut Criterion) {
     let texts = common::scrapinghub_texts();

@@ -8,9 +8,9 @@
 
 mod common;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use crawlsift::signals::{Analyser, Config};
 use crawlsift::{Algorithm, Extractor};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 fn signals(c: &mut Criterion) {
     let pages = common::scrapinghub_pages();

@@ -6,11 +6,11 @@
 //! such as the 1.1 GB one of benches/make_bench_warc.py (benches/warc_throughput.sh
 //! times the real binary against the other tools on it).
 
-use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use crawlsift::output::{Compression, Format, Formatter, Rendered};
 use crawlsift::pipeline::{self, FileStats, Options, Progress, Sink};
 use crawlsift::warc::{Split, WarcReader};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 

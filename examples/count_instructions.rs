@@ -20,9 +20,9 @@
 //! callgrind prints the instructions counted ("Collected"); PERF.md and
 //! ACCURACY.md quote them before and after a change.
 
-use crawlsift::eval::Dataset;
 use crawlsift::signals::{Analyser, Config, RuleSet};
 use crawlsift::{Algorithm, Extractor};
+use crawlsift_eval::Dataset;
 use std::path::{Path, PathBuf};
 
 fn main() -> anyhow::Result<()> {

@@ -1,30 +1,28 @@
-//! crawlsift: main-text extraction from HTML pages and web-crawl archives with the
-//! DANA family of line-density algorithms.
+//! crawlsift: main text of every HTML page in web-crawl archives, the
+//! engine people embed.
 //!
-//! The crate is organised by concern:
-//! - [`charset`]: finding a page's encoding and decoding it to UTF-8;
-//! - [`density`]: the shared line-density core (tag recogniser, counting
-//!   kernel, smoothing, regions, text out);
-//! - [`algorithms`]: the algorithms built on that core, selectable by name,
-//!   and the [`Extractor`] that runs them;
-//! - [`warc`], [`http`], [`pipeline`], [`output`]: reading crawl archives
-//!   (zero-copy), HTTP payloads, the parallel ordered pipeline, and JSONL /
-//!   WET / text outputs;
-//! - [`remote`]: `http(s)://` inputs, streamed, resumed with `Range` requests;
-//! - [`eval`]: the word-level LCS metric of the papers and the evaluation
-//!   runner;
-//! - [`signals`]: language, quality signals and filters (Gopher, C4,
-//!   FineWeb) and duplicate keys of an extracted text.
+//! This crate is the pipeline; the workspace's focused crates do the parts,
+//! and each can be used alone:
+//! - [`warc`] (`crawlsift-warc`): WARC records from a memory map or any byte
+//!   stream, gzip members inflated in parallel, damage reported and
+//!   survived;
+//! - [`extract`] (`crawlsift-extract`): HTML bytes to main text (charset,
+//!   HTTP payloads, the line-density core, every algorithm);
+//! - [`signals`] (`crawlsift-signals`): language, quality signals and
+//!   filters (Gopher, C4, FineWeb) and duplicate keys of a text.
+//!
+//! Its own modules:
+//! - [`pipeline`]: inputs fanned out to workers and written back in order,
+//!   every record accounted (read = extracted + skipped + failed);
+//! - [`output`]: JSONL, WET, text and Parquet, and the resume records;
+//! - [`remote`]: `http(s)://` inputs, streamed, resumed with `Range`
+//!   requests.
 
-pub mod algorithms;
-pub mod charset;
-pub mod density;
-pub mod eval;
-pub mod http;
 pub mod output;
 pub mod pipeline;
 pub mod remote;
-pub mod signals;
-pub mod warc;
 
-pub use algorithms::{Algorithm, Extraction, Extractor};
+pub use crawlsift_extract as extract;
+pub use crawlsift_extract::{algorithms, charset, density, http, Algorithm, Extraction, Extractor};
+pub use crawlsift_signals as signals;
+pub use crawlsift_warc as warc;

@@ -70,7 +70,8 @@ fn detection_finds_the_encoding_of_mislabelled_legacy_pages() {
                 let text = String::from_utf8_lossy(raw);
                 let (legacy, _, _) = encoding.encode(&text);
                 assert!(std::str::from_utf8(&legacy).is_err(), "{id} in {label}");
-                let guess = crawlsift::charset::decode(&legacy, Some("utf-8"), &mut buffer).encoding;
+                let guess =
+                    crawlsift::charset::decode(&legacy, Some("utf-8"), &mut buffer).encoding;
                 if guess == encoding {
                     right += 1;
                 } else {

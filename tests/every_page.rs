@@ -5,8 +5,8 @@
 //! page of scrapinghub, daniel_dev and readability_tests; the other
 //! algorithms also get all 1,497 pages of wcxb_dev (~420 MB).
 
-use crawlsift::eval::dataset::{read_text, Dataset};
 use crawlsift::{Algorithm, Extractor};
+use crawlsift_eval::dataset::{read_text, Dataset};
 use std::path::Path;
 
 const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets");

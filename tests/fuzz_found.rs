@@ -122,8 +122,8 @@ fn every_reader_gives(data: &[u8], expected: &[(u64, u64, &str)]) {
             min_file_bytes: 0,
             max_part_bytes: part,
         };
-        let reader =
-            crawlsift::warc::WarcReader::open_split(&path, cap, split).unwrap_or_else(|e| panic!("{e}"));
+        let reader = crawlsift::warc::WarcReader::open_split(&path, cap, split)
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(items(reader), expected, "split in parts of {part} bytes");
     }
 }

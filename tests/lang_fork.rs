@@ -4,9 +4,9 @@
 //! whole and as the sample of `MAX_BYTES` it identifies, and the gold text) and on
 //! random strings that mix scripts. A difference is a bug in the fork.
 
-use crawlsift::eval::dataset::Dataset;
 use crawlsift::signals::lang::{head, MAX_BYTES};
 use crawlsift::{Algorithm, Extractor};
+use crawlsift_eval::dataset::Dataset;
 use proptest::prelude::*;
 
 const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets");

@@ -6,8 +6,8 @@
 mod common;
 
 use common::shared_page;
-use crawlsift::eval::Scorer;
 use crawlsift::{Algorithm, Extractor};
+use crawlsift_eval::Scorer;
 use std::path::Path;
 
 /// The default algorithm's text of a wcxb_dev page and its word-level LCS

@@ -1,4 +1,4 @@
-//! Charset sniffing and decoding (src/charset.rs) on any bytes and any HTTP
+//! Charset sniffing and decoding (crates/extract/src/charset.rs) on any bytes and any HTTP
 //! label: the text is valid UTF-8, at most 3 bytes per input byte (the
 //! longest a one-byte character or an error's U+FFFD takes), the input
 //! itself when it is borrowed, and the same through `sniff` +

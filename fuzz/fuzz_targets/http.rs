@@ -1,4 +1,4 @@
-//! HTTP responses inside WARC records (src/http.rs): head parsing (httparse
+//! HTTP responses inside WARC records (crates/extract/src/http.rs): head parsing (httparse
 //! and the lenient fallback), de-chunking and content decoding on any bytes
 //! never panic and never return more than the cap; and a body this target
 //! encodes (gzip, deflate, zlib, then chunked in chunks of sizes the input

@@ -1,5 +1,5 @@
 //! The split reader (a `.warc.gz` inflated by several threads in parts,
-//! src/warc/split.rs) against the sequential one: same records, offsets and
+//! crates/warc/src/split.rs) against the sequential one: same records, offsets and
 //! problems, on any bytes.
 //!
 //! The first byte picks the threads (2–5), the second the part size (1–256

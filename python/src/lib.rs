@@ -3,13 +3,15 @@
 //! arguments and results, releases the GIL around the work, and turns
 //! errors into Python exceptions (nothing here unwraps input-derived data).
 
-use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 use crawlsift::output::parquet::Columns;
-use crawlsift::output::{key_hex, signals_value, Compression, Format, Formatter, PageRow, Rendered};
+use crawlsift::output::{
+    key_hex, signals_value, Compression, Format, Formatter, PageRow, Rendered,
+};
 use crawlsift::pipeline::{self, FileStats, Input, Options, Progress, SignalOptions, Sink};
 use crawlsift::signals::{Analyser, Filters, RuleSet};
-use crawlsift::warc::{Split, WarcReader as RustWarcReader};
+use crawlsift::warc::Split;
 use crawlsift::{Algorithm, Extractor};
+use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError,
     PyTypeError, PyUserWarning, PyValueError,
@@ -807,13 +809,14 @@ fn read_warc(
         })?;
         // Open it now so that a missing or unreadable file raises here, with
         // the message `crawlsift extract` prints (stdin is not opened twice).
-        if path.as_os_str() != "-" {
-            let opened = py.detach(|| RustWarcReader::open(&path, max_record_bytes).map(drop));
+        let input = Input::Path(path);
+        if input.name() != "-" {
+            let opened = py.detach(|| input.open(max_record_bytes, Split::new(1)).map(drop));
             if let Err(e) = opened {
                 return Err(os_error(e.source.kind(), e.to_string()));
             }
         }
-        Input::Path(path)
+        input
     };
     let options = Options {
         algorithm,

@@ -21,7 +21,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Output format of `crawlsift extract`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// One JSON object per page and line.
     Jsonl,
@@ -37,6 +37,9 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order `--format` lists them.
+    pub const ALL: [Format; 4] = [Format::Jsonl, Format::Wet, Format::Text, Format::Parquet];
+
     /// The name `--format` takes.
     pub fn name(self) -> &'static str {
         match self {
@@ -50,7 +53,7 @@ impl Format {
 
 /// Compression of JSONL and text output (WET is always gzip, Parquet always
 /// zstd inside the file).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
     None,
     Gzip,
@@ -58,6 +61,9 @@ pub enum Compression {
 }
 
 impl Compression {
+    /// Every compression, in the order `--compress` lists them.
+    pub const ALL: [Compression; 3] = [Compression::None, Compression::Gzip, Compression::Zstd];
+
     /// The name `--compress` takes.
     pub fn name(self) -> &'static str {
         match self {
@@ -67,6 +73,41 @@ impl Compression {
         }
     }
 }
+
+/// A format or compression name that is not one of the known ones.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} {name:?} (known: {known})")]
+pub struct UnknownName {
+    what: &'static str,
+    name: String,
+    known: String,
+}
+
+macro_rules! named {
+    ($ty:ty, $what:literal) => {
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl std::str::FromStr for $ty {
+            type Err = UnknownName;
+            fn from_str(s: &str) -> Result<Self, UnknownName> {
+                <$ty>::ALL
+                    .into_iter()
+                    .find(|v| v.name().eq_ignore_ascii_case(s))
+                    .ok_or_else(|| UnknownName {
+                        what: $what,
+                        name: s.to_string(),
+                        known: <$ty>::ALL.map(|v| v.name()).join(", "),
+                    })
+            }
+        }
+    };
+}
+named!(Format, "format");
+named!(Compression, "compression");
 
 /// One extracted page and where it came from. Fields are serialised in this
 /// order; [`PageRow`] is the owned twin and Parquet's columns follow it too.

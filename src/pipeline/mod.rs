@@ -146,9 +146,23 @@ impl Input {
         }
     }
 
-    /// Opens the input for reading. A stream can be opened once.
-    fn open(&self, max_record_bytes: u64, split: Split) -> Result<WarcReader, OpenError> {
+    /// Opens the input for reading: a file (`-` is stdin, an `http(s)://`
+    /// URL is streamed, see [`crate::remote`]) or the stream, which can be
+    /// opened once.
+    pub fn open(&self, max_record_bytes: u64, split: Split) -> Result<WarcReader, OpenError> {
         match self {
+            Input::Path(path) if path.as_os_str() == "-" => {
+                let stdin = BufReader::with_capacity(STREAM_BUFFER, std::io::stdin());
+                WarcReader::from_stream("-".into(), stdin, max_record_bytes).map_err(|source| {
+                    OpenError {
+                        file: "-".into(),
+                        source,
+                    }
+                })
+            }
+            Input::Path(path) if crate::remote::is_url(&path.display().to_string()) => {
+                crate::remote::open_warc(&path.display().to_string(), max_record_bytes)
+            }
             Input::Path(path) => WarcReader::open_split(path, max_record_bytes, split),
             Input::Stream(stream) => {
                 let err = |source| OpenError {

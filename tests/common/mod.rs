@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests that read the shared datasets.
 
-use crawlsift::eval::dataset::{read_text, Page};
+use crawlsift_eval::dataset::{read_text, Page};
 use std::path::Path;
 
 /// The HTML (gunzipped) and gold text of page `id` of a shared dataset.

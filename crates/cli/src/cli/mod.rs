@@ -1,0 +1,68 @@
+//! Command-line interface: one module per subcommand.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod eval;
+mod extract;
+mod html;
+
+/// crawlsift: fast main-text extraction from HTML pages and WARC archives.
+#[derive(Parser)]
+#[command(
+    name = "crawlsift",
+    version,
+    long_version = long_version(),
+    about,
+    propagate_version = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Extract main text from WARC archives (.warc, .warc.gz) to JSONL, WET or text.
+    Extract(extract::Args),
+    /// Extract main text from HTML files (.html, .html.gz, or - for stdin).
+    Html(html::Args),
+    /// Score extractions against gold-standard datasets (word-level LCS P/R/F1).
+    Eval(eval::Args),
+}
+
+/// What `crawlsift --version` prints: the version and the byte kernels this
+/// CPU runs (chosen at run time, `crawlsift_simd::dispatch`).
+fn long_version() -> &'static str {
+    let kernels = crawlsift::density::kernel::chosen();
+    // Built once per process, for clap, which keeps it to the end.
+    format!("{} (kernels: {kernels})", env!("CARGO_PKG_VERSION")).leak()
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Extract(args) => extract::run(args),
+        Command::Html(args) => html::run(args),
+        Command::Eval(args) => eval::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        // Output cut short by its reader (`crawlsift … | head`): what was wanted
+        // was written, so end quietly and successfully, as Unix tools do.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("crawlsift: error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Whether an error comes from writing to a pipe whose reader has gone.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,585 @@
+//! Remote inputs (`http://`) against a server on 127.0.0.1 that this test
+//! starts and makes misbehave: it drops the connection at chosen offsets,
+//! may ignore `Range`, and answers 404 for unknown paths. `crawlsift extract URL`
+//! must write what `crawlsift extract FILE` writes.
+
+use crawlsift::remote::{RemoteReader, RetryPolicy};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/warc");
+/// Every socket operation of the server and the clients is bounded by this.
+const IO_TIMEOUT: Duration = Duration::from_secs(10);
+/// The server stops by itself after this long, whatever the test does.
+const SERVER_LIFETIME: Duration = Duration::from_secs(120);
+
+fn shared(name: &str) -> PathBuf {
+    Path::new(SHARED).join(name)
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// How the server misbehaves.
+#[derive(Clone, Default)]
+struct Behaviour {
+    /// Answer every request with `200` and the whole file (no Range support).
+    ignore_range: bool,
+    /// File offsets at which a response is cut (the socket closed after
+    /// sending the bytes before it); each is used once, in order.
+    drops: Vec<u64>,
+    /// Cut every response at this offset (one that starts there sends no
+    /// body byte), forever.
+    always_drop_at: Option<u64>,
+    /// From the second request on, serve the file with these bytes
+    /// appended and another ETag (the file changed on the server).
+    changed_tail: Option<&'static [u8]>,
+}
+
+struct Server {
+    port: u16,
+    requests: Arc<AtomicUsize>,
+    /// The `Range` header of each request (`None` without one).
+    ranges: Arc<Mutex<Vec<Option<String>>>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Server {
+    /// Serves `files` (URL path → bytes) until dropped or SERVER_LIFETIME.
+    fn start(files: HashMap<String, Vec<u8>>, behaviour: Behaviour) -> Server {
+        let listener = TcpListener::bind(("127.0.0.1", 0)).unwrap_or_else(|e| panic!("bind: {e}"));
+        listener
+            .set_nonblocking(true)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
+        let requests = Arc::new(AtomicUsize::new(0));
+        let ranges = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let state = (
+            Arc::new(files),
+            Arc::new(Mutex::new(behaviour)),
+            Arc::clone(&requests),
+            Arc::clone(&ranges),
+            Arc::clone(&stop),
+        );
+        std::thread::spawn(move || {
+            let (files, behaviour, requests, ranges, stop) = state;
+            let started = Instant::now();
+            while !stop.load(Ordering::Relaxed) && started.elapsed() < SERVER_LIFETIME {
+                match listener.accept() {
+                    Ok((stream, _)) => {
+                        let files = Arc::clone(&files);
+                        let behaviour = Arc::clone(&behaviour);
+                        let requests = Arc::clone(&requests);
+                        let ranges = Arc::clone(&ranges);
+                        std::thread::spawn(move || {
+                            // A failed write is the client going away: nothing to do.
+                            let _ = serve(stream, &files, &behaviour, &requests, &ranges);
+                        });
+                    }
+                    Err(_) => std::thread::sleep(Duration::from_millis(5)),
+                }
+            }
+        });
+        Server {
+            port,
+            requests,
+            ranges,
+            stop,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}/{path}", self.port)
+    }
+
+    fn requests(&self) -> usize {
+        self.requests.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// One request per connection: parse the head, answer, close.
+fn serve(
+    stream: TcpStream,
+    files: &HashMap<String, Vec<u8>>,
+    behaviour: &Mutex<Behaviour>,
+    requests: &AtomicUsize,
+    ranges: &Mutex<Vec<Option<String>>>,
+) -> std::io::Result<()> {
+    stream.set_nonblocking(false)?;
+    stream.set_read_timeout(Some(IO_TIMEOUT))?;
+    stream.set_write_timeout(Some(IO_TIMEOUT))?;
+    let mut head = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    head.read_line(&mut request_line)?;
+    let mut range = None;
+    loop {
+        let mut line = String::new();
+        if head.read_line(&mut line)? == 0 || line.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("range") {
+                range = Some(value.trim().to_string());
+            }
+        }
+    }
+    let earlier = requests.fetch_add(1, Ordering::Relaxed);
+    if let Ok(mut r) = ranges.lock() {
+        r.push(range.clone());
+    }
+    let path = request_line
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or("/")
+        .trim_start_matches('/');
+    let mut out = stream;
+    let Some(data) = files.get(path).cloned() else {
+        let body = b"not here";
+        write!(
+            out,
+            "HTTP/1.1 404 Not Found\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        )?;
+        return out.write_all(body);
+    };
+    let mut b = behaviour
+        .lock()
+        .map_err(|_| std::io::Error::other("poisoned"))?;
+    let (data, etag) = match b.changed_tail {
+        Some(tail) if earlier > 0 => ([data, tail.to_vec()].concat(), "\"v2\""),
+        _ => (data, "\"v1\""),
+    };
+    let len = data.len() as u64;
+    let (ignore_range, cut) = {
+        let from = start_of(range.as_deref()).filter(|_| !b.ignore_range);
+        let from = from.unwrap_or(0);
+        let cut = match b.drops.first().copied() {
+            Some(d) if d > from && d < len => {
+                b.drops.remove(0);
+                Some(d)
+            }
+            _ => b.always_drop_at.map(|d| d.max(from)),
+        };
+        (b.ignore_range, cut)
+    };
+    drop(b);
+    let from = if ignore_range {
+        0
+    } else {
+        start_of(range.as_deref()).unwrap_or(0).min(len)
+    };
+    if from > 0 {
+        write!(
+            out,
+            "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes {from}-{}/{len}\r\nContent-Length: {}\r\nETag: {etag}\r\nConnection: close\r\n\r\n",
+            len - 1,
+            len - from
+        )?;
+    } else {
+        write!(
+            out,
+            "HTTP/1.1 200 OK\r\nContent-Length: {len}\r\n{}ETag: {etag}\r\nConnection: close\r\n\r\n",
+            if ignore_range { "" } else { "Accept-Ranges: bytes\r\n" }
+        )?;
+    }
+    let end = cut.unwrap_or(len).min(len) as usize;
+    out.write_all(data.get(from as usize..end).unwrap_or_default())?;
+    out.flush()?;
+    // Closing here, before Content-Length bytes were sent, is the drop.
+    out.shutdown(std::net::Shutdown::Both)
+}
+
+/// `bytes=N-` → N.
+fn start_of(range: Option<&str>) -> Option<u64> {
+    range?
+        .strip_prefix("bytes=")?
+        .strip_suffix('-')?
+        .parse()
+        .ok()
+}
+
+fn crawlsift(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crawlsift"))
+        .arg("extract")
+        .args(args)
+        .env("CRAWLSIFT_HTTP_RETRY_DELAY", "0.01")
+        .env("CRAWLSIFT_HTTP_TIMEOUT", "10")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn ok(out: Output) -> Vec<u8> {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().unwrap_or_else(|| panic!("non-UTF-8 path"))
+}
+
+fn serve_one(name: &str, behaviour: Behaviour) -> (Server, PathBuf) {
+    let local = shared(name);
+    let files = HashMap::from([(name.to_string(), read(&local))]);
+    (Server::start(files, behaviour), local)
+}
+
+fn fast_policy() -> RetryPolicy {
+    RetryPolicy {
+        retries: 5,
+        delay: Duration::from_millis(10),
+        timeout: IO_TIMEOUT,
+    }
+}
+
+/// The reader delivers exactly the file's bytes although the server cuts
+/// three responses, and resumes each with a Range from the byte it stopped at.
+#[test]
+fn reader_resumes_dropped_connections_with_ranges() {
+    let name = "resiliparse_warcfile.warc.gz";
+    let drops = vec![1, 40_000, 40_001, 100_000];
+    let (server, local) = serve_one(
+        name,
+        Behaviour {
+            drops: drops.clone(),
+            ..Behaviour::default()
+        },
+    );
+    let mut reader =
+        RemoteReader::open(&server.url(name), &fast_policy()).unwrap_or_else(|e| panic!("{e}"));
+    let expected = read(&local);
+    assert_eq!(reader.len(), Some(expected.len() as u64));
+    let mut got = Vec::new();
+    reader
+        .read_to_end(&mut got)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(got == expected, "the bytes differ from the file's");
+    assert_eq!(reader.resumes(), 4);
+    let ranges = server.ranges.lock().map(|r| r.clone()).unwrap_or_default();
+    let mut wanted = vec![None];
+    wanted.extend(drops.iter().map(|d| Some(format!("bytes={d}-"))));
+    assert_eq!(ranges, wanted);
+}
+
+/// A server without Range support: the reader reads from the start again
+/// and discards what it already delivered.
+#[test]
+fn reader_restarts_when_the_server_ignores_range() {
+    let name = "dolma_sample-0000.warc.gz";
+    let (server, local) = serve_one(
+        name,
+        Behaviour {
+            ignore_range: true,
+            drops: vec![70_000, 150_000],
+            ..Behaviour::default()
+        },
+    );
+    let mut reader =
+        RemoteReader::open(&server.url(name), &fast_policy()).unwrap_or_else(|e| panic!("{e}"));
+    let mut got = Vec::new();
+    reader
+        .read_to_end(&mut got)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(got == read(&local), "the bytes differ from the file's");
+    assert_eq!(server.requests(), 3);
+}
+
+/// A server that cuts at the same byte every time: the reader gives up after
+/// the configured retries with an error naming the URL and the offset, then
+/// reports end of input.
+#[test]
+fn reader_gives_up_after_the_retries() {
+    let name = "cc_whirlwind.warc.gz";
+    let (server, _) = serve_one(
+        name,
+        Behaviour {
+            always_drop_at: Some(5_000),
+            ..Behaviour::default()
+        },
+    );
+    let policy = RetryPolicy {
+        retries: 2,
+        ..fast_policy()
+    };
+    let url = server.url(name);
+    let mut reader = RemoteReader::open(&url, &policy).unwrap_or_else(|e| panic!("{e}"));
+    let mut got = Vec::new();
+    let err = reader
+        .read_to_end(&mut got)
+        .expect_err("a file that is always cut cannot be read");
+    let message = err.to_string();
+    assert!(
+        message.contains(&url) && message.contains("at byte 5000 of 18857"),
+        "{message}"
+    );
+    assert_eq!(got.len(), 5_000);
+    // The first request, then 2 retries that each get no further.
+    assert_eq!(server.requests(), 3);
+    let mut rest = Vec::new();
+    assert_eq!(reader.read_to_end(&mut rest).ok(), Some(0));
+}
+
+/// A resumed answer from a file that changed meanwhile is refused, not spliced.
+#[test]
+fn reader_refuses_a_file_that_changed_between_requests() {
+    let name = "cc_whirlwind.warc.gz";
+    let (server, _) = serve_one(
+        name,
+        Behaviour {
+            drops: vec![10_000],
+            changed_tail: Some(b"appended"),
+            ..Behaviour::default()
+        },
+    );
+    let url = server.url(name);
+    let mut reader = RemoteReader::open(&url, &fast_policy()).unwrap_or_else(|e| panic!("{e}"));
+    let mut got = Vec::new();
+    let err = reader
+        .read_to_end(&mut got)
+        .expect_err("two versions of a file must not be spliced");
+    let message = err.to_string();
+    assert!(
+        message.contains(&url) && message.contains("changed on the server"),
+        "{message}"
+    );
+    assert_eq!(got.len(), 10_000);
+    assert_eq!(server.requests(), 2, "a changed file is not retried");
+}
+
+#[test]
+fn reader_names_the_url_of_a_404() {
+    let (server, _) = serve_one("cc_whirlwind.warc.gz", Behaviour::default());
+    let url = server.url("nothing/here.warc.gz");
+    let err = RemoteReader::open(&url, &fast_policy()).expect_err("404");
+    let message = err.to_string();
+    assert!(
+        message.contains(&url) && message.contains("404"),
+        "{message}"
+    );
+    assert_eq!(server.requests(), 1, "a 404 is not retried");
+}
+
+/// `crawlsift extract URL` writes the same JSONL as `crawlsift extract FILE` (same
+/// offsets, lengths and warc_filename), for a gzip and a plain WARC, with
+/// the connection dropped mid-record several times.
+#[test]
+fn extract_from_a_dropping_server_equals_the_local_file() {
+    for (name, drops) in [
+        ("resiliparse_warcfile.warc.gz", vec![3_000, 60_000, 120_000]),
+        (
+            "warcio_example-iana.org-chunked.warc",
+            vec![100, 2_500, 8_000],
+        ),
+    ] {
+        let (server, local) = serve_one(
+            name,
+            Behaviour {
+                drops,
+                ..Behaviour::default()
+            },
+        );
+        let expected = ok(crawlsift(&[path_str(&local), "--quiet"]));
+        assert!(!expected.is_empty(), "{name}: no pages extracted locally");
+        let got = ok(crawlsift(&[&server.url(name), "--quiet"]));
+        assert!(
+            got == expected,
+            "{name}: remote output differs from the local one:\n{}\n---\n{}",
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(&expected)
+        );
+        assert_eq!(server.requests(), 4, "{name}: one request and 3 resumes");
+    }
+}
+
+#[test]
+fn extract_from_a_server_without_range_support_equals_the_local_file() {
+    let name = "resiliparse_warcfile.warc.gz";
+    let (server, local) = serve_one(
+        name,
+        Behaviour {
+            ignore_range: true,
+            drops: vec![50_000],
+            ..Behaviour::default()
+        },
+    );
+    let expected = ok(crawlsift(&[path_str(&local), "--quiet"]));
+    let got = ok(crawlsift(&[&server.url(name), "--quiet"]));
+    assert!(got == expected, "remote output differs from the local one");
+    assert_eq!(server.requests(), 2);
+}
+
+/// A 404 fails the run naming the URL; the other inputs are still extracted.
+#[test]
+fn a_missing_url_fails_the_run_and_the_rest_is_extracted() {
+    let (server, local) = serve_one("jwarc_cc.warc.gz", Behaviour::default());
+    let missing = server.url("crawl-data/missing.warc.gz");
+    let out = crawlsift(&[&missing, path_str(&local), "--quiet"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&missing) && stderr.contains("404 Not Found"),
+        "{stderr}"
+    );
+    let expected = ok(crawlsift(&[path_str(&local), "--quiet"]));
+    assert!(!expected.is_empty());
+    assert_eq!(out.stdout, expected);
+}
+
+/// A remote archive in a compression crawlsift cannot read is refused at once,
+/// as the local file is.
+#[test]
+fn a_remote_lz4_warc_is_refused_like_the_local_one() {
+    let (server, local) = serve_one("resiliparse_warcfile.warc.lz4", Behaviour::default());
+    let url = server.url("resiliparse_warcfile.warc.lz4");
+    for input in [url.as_str(), path_str(&local)] {
+        let out = crawlsift(&[input, "--quiet"]);
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(input)
+                && stderr.contains("LZ4-compressed WARC files are not supported"),
+            "{stderr}"
+        );
+    }
+}
+
+/// `--paths` with Common Crawl style relative entries and `--base-url`;
+/// outputs are named after the URL's last segment.
+#[test]
+fn paths_list_with_base_url() {
+    let names = ["cc_whirlwind.warc.gz", "dolma_sample-0001.warc.gz"];
+    let files: HashMap<String, Vec<u8>> = names
+        .iter()
+        .map(|n| (format!("mirror/crawl-data/{n}"), read(&shared(n))))
+        .collect();
+    let server = Server::start(
+        files,
+        Behaviour {
+            drops: vec![100_000],
+            ..Behaviour::default()
+        },
+    );
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let list = dir.path().join("warc.paths");
+    let entries: Vec<String> = names.iter().map(|n| format!("crawl-data/{n}")).collect();
+    std::fs::write(&list, entries.join("\n") + "\n").unwrap_or_else(|e| panic!("{e}"));
+    let remote_out = dir.path().join("remote");
+    let local_out = dir.path().join("local");
+    let base = server.url("mirror/");
+    ok(crawlsift(&[
+        "--paths",
+        path_str(&list),
+        "--base-url",
+        &base,
+        "-o",
+        path_str(&remote_out),
+        "--quiet",
+    ]));
+    let locals: Vec<PathBuf> = names.iter().map(|n| shared(n)).collect();
+    let mut args: Vec<&str> = locals.iter().map(|p| path_str(p)).collect();
+    args.extend(["-o", path_str(&local_out), "--quiet"]);
+    ok(crawlsift(&args));
+    for output in ["cc_whirlwind.jsonl", "dolma_sample-0001.jsonl"] {
+        let got = read(&remote_out.join(output));
+        assert!(!got.is_empty(), "{output} is empty");
+        assert!(got == read(&local_out.join(output)), "{output} differs");
+    }
+    assert_eq!(server.requests(), 3, "two files and one resume");
+}
+
+/// A download that fails for good fails the run and leaves no complete
+/// output behind, so a rerun reads the input again.
+#[test]
+fn a_failed_download_is_not_taken_for_a_complete_output() {
+    let name = "dolma_sample-0000.warc.gz";
+    let (server, local) = serve_one(
+        name,
+        Behaviour {
+            always_drop_at: Some(100_000),
+            ..Behaviour::default()
+        },
+    );
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let url = server.url(name);
+    let run = |url: &str| {
+        Command::new(env!("CARGO_BIN_EXE_crawlsift"))
+            .args(["extract", url, "-o", path_str(dir.path()), "--quiet"])
+            .env("CRAWLSIFT_HTTP_RETRY_DELAY", "0.01")
+            .env("CRAWLSIFT_HTTP_RETRIES", "2")
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let out = run(&url);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&url) && stderr.contains("at byte 100000 of 214006"),
+        "{stderr}"
+    );
+    let output = dir.path().join("dolma_sample-0000.jsonl");
+    assert!(!output.exists(), "a cut download must not look complete");
+
+    let (good, _) = serve_one(name, Behaviour::default());
+    let out = run(&good.url(name));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let expected = ok(crawlsift(&[path_str(&local), "--quiet"]));
+    assert!(read(&output) == expected);
+}
+
+/// The paths list itself may be a URL (gzipped, like Common Crawl's
+/// warc.paths.gz); its relative entries resolve against --base-url.
+#[test]
+fn paths_list_read_from_a_url() {
+    let names = ["jwarc_cc.warc.gz", "cc_whirlwind.warc.gz"];
+    let list: String = names.iter().map(|n| format!("crawl-data/{n}\n")).collect();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(list.as_bytes())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut files: HashMap<String, Vec<u8>> = names
+        .iter()
+        .map(|n| (format!("crawl-data/{n}"), read(&shared(n))))
+        .collect();
+    files.insert(
+        "warc.paths.gz".into(),
+        gz.finish().unwrap_or_else(|e| panic!("{e}")),
+    );
+    let server = Server::start(files, Behaviour::default());
+    let got = ok(crawlsift(&[
+        "--paths",
+        &server.url("warc.paths.gz"),
+        "--base-url",
+        &server.url(""),
+        "--quiet",
+    ]));
+    let locals: Vec<PathBuf> = names.iter().map(|n| shared(n)).collect();
+    let mut args: Vec<&str> = locals.iter().map(|p| path_str(p)).collect();
+    args.push("--quiet");
+    let expected = ok(crawlsift(&args));
+    assert_eq!(jsonl_lines(&expected), 2);
+    assert!(got == expected, "remote output differs from the local one");
+}
+
+fn jsonl_lines(out: &[u8]) -> usize {
+    out.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count()
+}

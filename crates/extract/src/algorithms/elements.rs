@@ -1,0 +1,416 @@
+//! Algorithms that read a page as a sequence of elements (characters, tokens
+//! or virtual lines) instead of through the DANA line profile: content code
+//! blurring ([`super::ccb`]) and the baselines of the papers' comparisons
+//! ([`super::baselines`]). This file holds what they share: the token walk,
+//! writing the chosen elements as text, and the reusable buffers.
+//!
+//! A *token* is a tag (recognised by [`tags::parse`]; dropped elements such
+//! as scripts, styles and comments give no token) or a word: a run of text
+//! bytes between ASCII whitespace. A word made only of `&nbsp;` is no word
+//! (the core counts it as whitespace too).
+
+use super::baselines;
+use super::ccb;
+use crate::density::kernel::{self, is_content_byte, Isa};
+use crate::density::tags::{self, Markup, TagClass};
+use crate::density::text::TextSink;
+use crate::density::{Cleaning, LinkRule, Rules, Scratch as LineScratch};
+use memchr::memchr;
+
+/// The element-sequence algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Kind {
+    Ccb,
+    Accb,
+    Tccb,
+    Plain,
+    Bte,
+    Dsc,
+    Cetr,
+    Density,
+}
+
+/// What a token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TokenKind {
+    Word,
+    Tag,
+    /// An `<a>` or `</a>` tag (ACCB leaves these out of its vector).
+    Anchor,
+}
+
+/// One token: its byte range in the page and its kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Token {
+    pub start: usize,
+    pub end: usize,
+    pub kind: TokenKind,
+}
+
+impl Token {
+    pub fn is_word(&self) -> bool {
+        self.kind == TokenKind::Word
+    }
+}
+
+/// Buffers reused from page to page by one [`super::Extractor`].
+#[derive(Debug, Default)]
+pub(super) struct Scratch {
+    pub tokens: Vec<Token>,
+    pub ccb: ccb::Buffers,
+    pub lines: LineScratch,
+    /// CETR's smoothing.
+    pub smooth: ccb::Blur,
+    /// Tags per line (CETR), tags before each token (DSC).
+    pub counts: Vec<u32>,
+    /// Per-line features (CETR).
+    pub ratios: Vec<f32>,
+    pub gradients: Vec<f32>,
+    /// Per-line cluster (CETR).
+    pub clusters: Vec<u8>,
+    /// Which tokens or lines were chosen.
+    pub chosen: Vec<bool>,
+}
+
+/// Sizes of what one extraction saw, for [`super::Extraction`].
+pub(super) struct Counts {
+    /// Virtual lines, for the line-based algorithms (else 0).
+    pub lines: usize,
+    /// Separate runs of text written.
+    pub runs: usize,
+}
+
+impl Scratch {
+    /// Extracts `html` with `kind`: the title into `title`, the main text into
+    /// `text` (both cleared first).
+    pub fn extract(
+        &mut self,
+        kind: Kind,
+        html: &str,
+        title: &mut String,
+        text: &mut String,
+        entities: &mut String,
+    ) -> Counts {
+        let line_based = matches!(kind, Kind::Plain | Kind::Cetr | Kind::Density);
+        let title_range = if line_based {
+            self.lines
+                .scan(html.as_bytes(), Rules::papers(LinkRule::Keep))
+                .title
+        } else {
+            tokenize(html, &mut self.tokens)
+        };
+        let mut sink = TextSink::new(title, entities);
+        if let Some(t) = title_range.and_then(|(a, b)| html.get(a..b)) {
+            sink.append_text(t);
+        }
+        let mut sink = TextSink::new(text, entities);
+        let runs = match kind {
+            Kind::Ccb => ccb::extract(self, html, ccb::Vector::Characters, &mut sink),
+            Kind::Accb => {
+                ccb::extract(self, html, ccb::Vector::CharactersWithoutAnchors, &mut sink)
+            }
+            Kind::Tccb => ccb::extract(self, html, ccb::Vector::Tokens, &mut sink),
+            Kind::Plain => baselines::plain::extract(html, &mut sink),
+            Kind::Bte => baselines::bte::extract(&self.tokens, html, &mut sink),
+            Kind::Dsc => baselines::dsc::extract(self, html, &mut sink),
+            Kind::Cetr => baselines::cetr::extract(self, html, &mut sink),
+            Kind::Density => baselines::density::extract(self, html, &mut sink),
+        };
+        Counts {
+            lines: if line_based {
+                self.lines.lines.len()
+            } else {
+                0
+            },
+            runs,
+        }
+    }
+}
+
+/// Splits `html` into tokens (into `out`, cleared first); returns the byte
+/// range of the first `<title>`'s text. Tags are read with the kernels this
+/// CPU runs best ([`kernel::dispatch`]).
+pub(super) fn tokenize(html: &str, out: &mut Vec<Token>) -> Option<(usize, usize)> {
+    /// [`tokenize_with`] as a task for [`kernel::dispatch`].
+    struct Tokenize<'h, 'o> {
+        html: &'h str,
+        out: &'o mut Vec<Token>,
+    }
+    impl kernel::Task for Tokenize<'_, '_> {
+        type Output = Option<(usize, usize)>;
+        #[inline(always)]
+        fn run<I: Isa>(self, isa: I) -> Self::Output {
+            tokenize_with(self.html, self.out, isa)
+        }
+    }
+    kernel::dispatch(Tokenize { html, out })
+}
+
+/// [`tokenize`] with `isa`'s kernels.
+#[inline(always)]
+fn tokenize_with<I: Isa>(html: &str, out: &mut Vec<Token>, isa: I) -> Option<(usize, usize)> {
+    out.clear();
+    let bytes = html.as_bytes();
+    let mut title = None;
+    let (mut pos, mut search) = (0, 0);
+    loop {
+        let lt = bytes
+            .get(search..)
+            .and_then(|b| memchr(b'<', b))
+            .map_or(bytes.len(), |i| search + i);
+        if lt >= bytes.len() {
+            push_words(bytes, pos, bytes.len(), out);
+            return title;
+        }
+        // A `<` that starts no markup is text, part of the run.
+        let Some(tag) = tags::parse(bytes, lt, Cleaning::Papers, isa) else {
+            search = lt + 1;
+            continue;
+        };
+        push_words(bytes, pos, lt, out);
+        match tag.markup {
+            Markup::Dropped { title: t } => title = title.or(t),
+            Markup::Element { class, .. } => {
+                let kind = if class == TagClass::Anchor {
+                    TokenKind::Anchor
+                } else {
+                    TokenKind::Tag
+                };
+                out.push(Token {
+                    start: lt,
+                    end: tag.end,
+                    kind,
+                });
+            }
+        }
+        pos = tag.end;
+        search = tag.end;
+    }
+}
+
+fn push_words(html: &[u8], start: usize, end: usize, out: &mut Vec<Token>) {
+    let Some(run) = html.get(start..end) else {
+        return;
+    };
+    let mut push = |s: usize, e: usize| {
+        if !run.get(s..e).is_some_and(is_blank_entities) {
+            out.push(Token {
+                start: start + s,
+                end: start + e,
+                kind: TokenKind::Word,
+            });
+        }
+    };
+    let mut word_start = None;
+    for (i, b) in run.iter().enumerate() {
+        match (b.is_ascii_whitespace(), word_start) {
+            (true, Some(s)) => {
+                push(s, i);
+                word_start = None;
+            }
+            (false, None) => word_start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = word_start {
+        push(s, run.len());
+    }
+}
+
+/// Whether a word is only non-breaking spaces written as entities.
+fn is_blank_entities(mut word: &[u8]) -> bool {
+    const NBSP: [&[u8]; 3] = [b"&nbsp;", b"&#160;", b"&#xa0;"];
+    while !word.is_empty() {
+        let Some(n) = NBSP.iter().find(|n| {
+            word.get(..n.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(n))
+        }) else {
+            return false;
+        };
+        word = word.get(n.len()..).unwrap_or_default();
+    }
+    true
+}
+
+/// Characters of a byte range that count: non-whitespace characters (a
+/// UTF-8 sequence counts once), as in the line-density core.
+pub(super) fn chars(html: &str, token: &Token) -> usize {
+    html.as_bytes()
+        .get(token.start..token.end)
+        .map_or(0, |b| b.iter().filter(|&&b| is_content_byte(b)).count())
+}
+
+/// Writes the chosen words: each maximal run of chosen words (with the tags
+/// between them, for block breaks) goes through `sink`, runs separated by a
+/// paragraph break. Unchosen tags do not break a run. Returns the run count.
+pub(super) fn write_words(
+    html: &str,
+    tokens: &[Token],
+    mut chosen: impl FnMut(usize, &Token) -> bool,
+    sink: &mut TextSink,
+) -> usize {
+    let mut runs = Runs::default();
+    for (i, token) in tokens.iter().enumerate() {
+        if token.is_word() {
+            if chosen(i, token) {
+                runs.extend(token.start, token.end);
+            } else {
+                runs.close(html, sink);
+            }
+        }
+    }
+    runs.close(html, sink);
+    runs.count
+}
+
+/// Writes the chosen virtual lines, consecutive ones as one run.
+pub(super) fn write_lines(
+    html: &str,
+    lines: &[crate::density::Line],
+    chosen: &[bool],
+    sink: &mut TextSink,
+) -> usize {
+    let mut runs = Runs::default();
+    for (line, &keep) in lines.iter().zip(chosen) {
+        if keep {
+            runs.extend(line.start as usize, line.end as usize);
+        } else {
+            runs.close(html, sink);
+        }
+    }
+    runs.close(html, sink);
+    runs.count
+}
+
+/// The byte range being collected and how many were written.
+#[derive(Default)]
+struct Runs {
+    open: Option<(usize, usize)>,
+    count: usize,
+}
+
+impl Runs {
+    fn extend(&mut self, start: usize, end: usize) {
+        self.open = Some(self.open.map_or((start, end), |(s, _)| (s, end)));
+    }
+
+    fn close(&mut self, html: &str, sink: &mut TextSink) {
+        if let Some((start, end)) = self.open.take() {
+            sink.paragraph();
+            sink.append_html(html, start, end, Rules::papers(LinkRule::Keep));
+            self.count += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    /// Runs `kind` on `html`; returns the text.
+    pub fn run(kind: Kind, html: &str) -> String {
+        let (mut title, mut text, mut entities) = (String::new(), String::new(), String::new());
+        Scratch::default().extract(kind, html, &mut title, &mut text, &mut entities);
+        text
+    }
+
+    fn kinds(html: &str) -> Vec<(TokenKind, &str)> {
+        let mut tokens = Vec::new();
+        tokenize(html, &mut tokens);
+        tokens
+            .iter()
+            .map(|t| (t.kind, html.get(t.start..t.end).unwrap_or_default()))
+            .collect()
+    }
+
+    #[test]
+    fn tokens_are_tags_and_words_without_dropped_markup() {
+        use TokenKind::*;
+        let html = "<title>T</title><p class=x>Hello  big\nworld <a href=y>1 < 2</a><script>s t</script>&nbsp;&NBSP; x&nbsp;</p>";
+        assert_eq!(
+            kinds(html),
+            vec![
+                (Tag, "<p class=x>"),
+                (Word, "Hello"),
+                (Word, "big"),
+                (Word, "world"),
+                (Anchor, "<a href=y>"),
+                (Word, "1"),
+                (Word, "<"),
+                (Word, "2"),
+                (Anchor, "</a>"),
+                (Word, "x&nbsp;"),
+                (Tag, "</p>"),
+            ]
+        );
+        assert_eq!(tokenize(html, &mut Vec::new()), Some((7, 8)));
+    }
+
+    #[test]
+    fn chosen_words_are_written_as_runs_with_block_breaks() {
+        let html = "<p>one two</p><p>three</p><div>four five</div>";
+        let mut tokens = Vec::new();
+        tokenize(html, &mut tokens);
+        let (mut out, mut entities) = (String::new(), String::new());
+        let mut sink = TextSink::new(&mut out, &mut entities);
+        let runs = write_words(
+            html,
+            &tokens,
+            |_, t| html.get(t.start..t.end) != Some("four"),
+            &mut sink,
+        );
+        assert_eq!(runs, 2);
+        assert_eq!(out, "one two\nthree\nfive");
+    }
+
+    /// The first pages under 15 KB gzipped of every shared dataset,
+    /// gunzipped (small ones: the debug build blurs slowly).
+    fn real_pages(per_dataset: usize) -> Vec<(String, Vec<u8>)> {
+        use std::io::Read;
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/datasets");
+        let mut pages = Vec::new();
+        for dataset in ["scrapinghub", "wcxb_dev", "daniel_dev", "readability_tests"] {
+            let dir = format!("{root}/{dataset}/html");
+            let mut files: Vec<_> = std::fs::read_dir(&dir)
+                .unwrap_or_else(|e| panic!("{dir}: {e}"))
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.metadata().is_ok_and(|m| m.len() < 15_000))
+                .collect();
+            files.sort();
+            for path in files.into_iter().take(per_dataset) {
+                let mut raw = Vec::new();
+                flate2::read::MultiGzDecoder::new(std::fs::File::open(&path).unwrap())
+                    .read_to_end(&mut raw)
+                    .unwrap();
+                pages.push((path.display().to_string(), raw));
+            }
+        }
+        pages
+    }
+
+    #[test]
+    fn every_element_algorithm_runs_on_real_pages() {
+        use crate::{Algorithm, Extractor};
+        let content = |s: &str| s.chars().filter(|c| !c.is_whitespace()).count();
+        let pages = real_pages(1);
+        assert_eq!(pages.len(), 4);
+        let mut plain = Extractor::new(Algorithm::Plain);
+        for algorithm in Algorithm::ALL {
+            if !matches!(algorithm.family(), super::super::Family::Elements(_)) {
+                continue;
+            }
+            let mut extractor = Extractor::new(*algorithm);
+            let mut nonempty = 0;
+            for (path, raw) in &pages {
+                let all = content(plain.extract(raw, None).text);
+                let page = extractor.extract(raw, None);
+                assert!(!page.title.is_empty(), "{algorithm} {path}: no title");
+                // The extract is part of the page's text.
+                let got = content(page.text);
+                assert!(got <= all, "{algorithm} {path}: {got} > {all}");
+                nonempty += usize::from(got > 0);
+            }
+            assert!(nonempty >= 3, "{algorithm}: {nonempty} of 4 pages");
+        }
+    }
+}

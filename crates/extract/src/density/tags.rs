@@ -1,0 +1,867 @@
+//! Recognising tags at a `<`: their end, their name class and the elements
+//! whose contents never count (scripts, styles, comments, …).
+//!
+//! Both the counting pass ([`super::scan`]) and the text-out pass
+//! ([`super::text`]) call [`parse`], so the two always agree on what is markup.
+//! The parser looks only at the few bytes after `<` and then jumps to the
+//! closing `>` with a vector search, over quoted attribute values as
+//! browsers do: a `>` inside one (`data-playlist="[{&quot;html&quot;:…<p>…"`)
+//! would otherwise turn the rest of the value into page text.
+
+use super::cleaning::Cleaning;
+use super::kernel::{Isa, Kernels, Task};
+use super::names::{self, Key, Table, WINDOW};
+use memchr::{memchr, memchr3, memmem::Finder};
+use std::sync::LazyLock;
+
+/// Searchers for the ends of comments and dropped elements, built once:
+/// building a `memmem` searcher costs more than most searches here.
+static COMMENT_END: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"-->"));
+static CLOSING_TAG: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"</"));
+
+/// What a tag means for line densities and for text out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagClass {
+    /// Block-level element: a virtual line boundary and a paragraph break.
+    Block(Block),
+    /// Table cell: a virtual line boundary, a space in the text.
+    Cell,
+    /// `<a>`: the hyperlink the link rules (Filters 1–3) act on.
+    Anchor,
+    /// An element whose whole content is dropped: script, style, noscript,
+    /// template, svg, math, iframe, object, select, textarea, button, title.
+    /// `title` is kept apart by the caller.
+    Skip(SkipKind),
+    /// Any other element (inline markup): code, no boundary.
+    Inline,
+    /// An element that has no content (`img`, `input`, `meta`, …): code, no
+    /// boundary, and never opens furniture.
+    Void,
+}
+
+/// Which block element a [`TagClass::Block`] tag is, as far as the
+/// furniture cues ([`super::cleaning`]) tell them apart: named once here, so
+/// the counting pass never matches a tag name twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Block {
+    Main,
+    Article,
+    Nav,
+    Footer,
+    Aside,
+    Div,
+    Section,
+    Ul,
+    Ol,
+    Dl,
+    Table,
+    Form,
+    Header,
+    Menu,
+    Details,
+    Dialog,
+    /// Every other block element (`p`, `li`, `h1`, `body`, …).
+    Other,
+    /// A block element without content (`br`, `hr`, `frame`): a line
+    /// boundary that never opens furniture.
+    Void,
+}
+
+/// Which dropped element a [`TagClass::Skip`] tag opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkipKind {
+    /// `<script>` / `<style>`: raw text; unclosed ones run to the end of the
+    /// page, as in browsers.
+    RawText,
+    /// `<title>`: dropped from the body, extracted as the page title.
+    Title,
+    /// `<noscript>`: dropped by the papers' cleaning, read as markup by
+    /// [`Cleaning::Furniture`] unless it holds escaped markup.
+    NoScript,
+    /// `<math>`: dropped by the papers' cleaning, read as markup by
+    /// [`Cleaning::Furniture`] (formulas are part of the text).
+    Math,
+    /// Other elements whose content is not main text; when unclosed, only the
+    /// tag itself is dropped.
+    Other,
+}
+
+/// One piece of markup starting at a `<`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tag {
+    /// Byte offset one past the markup (past `>`, or past the whole dropped
+    /// element for [`Markup::Dropped`]).
+    pub end: usize,
+    pub markup: Markup,
+}
+
+/// The kinds of markup [`parse`] recognises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Markup {
+    /// An element tag. `attrs` is whether anything follows the name;
+    /// `name` is a key of the element name (its bytes in ASCII lowercase,
+    /// folded to 64 bits; 0 for names of 16 bytes or more), to pair opening
+    /// and closing tags.
+    Element {
+        class: TagClass,
+        name: u64,
+        closing: bool,
+        attrs: bool,
+    },
+    /// A comment, doctype, processing instruction, or a whole dropped
+    /// element (script, style, …) including its closing tag. Counts as
+    /// nothing: the papers remove these before counting.
+    Dropped {
+        /// For `<title>`: the byte range of its text.
+        title: Option<(usize, usize)>,
+    },
+}
+
+/// Parses the markup at `html[at]`, which must be `<`, with `isa`'s
+/// kernels. Returns `None` when the `<` does not start markup (e.g.
+/// `a < b`): it is then text.
+#[inline(always)]
+pub fn parse<I: Isa>(html: &[u8], at: usize, cleaning: Cleaning, isa: I) -> Option<Tag> {
+    let rest = html.get(at + 1..)?;
+    let first = *rest.first()?;
+    match first {
+        b'!' => {
+            let end = if rest.starts_with(b"!--") {
+                // A comment ends at `-->`; an unclosed one runs to the end.
+                COMMENT_END
+                    .find(rest.get(3..)?)
+                    .map_or(html.len(), |i| at + 4 + i + 3)
+            } else {
+                tag_end(html, at)
+            };
+            Some(Tag {
+                end,
+                markup: Markup::Dropped { title: None },
+            })
+        }
+        b'?' => Some(Tag {
+            end: tag_end(html, at),
+            markup: Markup::Dropped { title: None },
+        }),
+        b'/' => {
+            let name = read_name(rest.get(1..)?);
+            if name.len == 0 {
+                return None;
+            }
+            let class = classify(name.key);
+            let class = if let TagClass::Skip(_) = class {
+                TagClass::Inline
+            } else {
+                class
+            };
+            let markup = Markup::Element {
+                class,
+                name: names::fold(name.key),
+                closing: true,
+                attrs: false,
+            };
+            Some(Tag {
+                end: tag_end(html, at + 2 + name.len),
+                markup,
+            })
+        }
+        c if c.is_ascii_alphabetic() => {
+            let read = read_name(rest);
+            let name = rest.get(..read.len)?;
+            let end = open_tag_end(html, at + 1 + read.len, isa);
+            let attrs = html
+                .get(at + 1 + read.len..end)
+                .is_some_and(|a| a.len() > 1);
+            let class = classify(read.key);
+            let self_closing = end >= 2 && html.get(end - 2) == Some(&b'/');
+            match class {
+                TagClass::Skip(kind)
+                    if cleaning == Cleaning::Furniture && read_as_markup(kind, html, end) =>
+                {
+                    Some(Tag {
+                        end,
+                        markup: Markup::Element {
+                            class: TagClass::Inline,
+                            name: names::fold(read.key),
+                            closing: false,
+                            attrs,
+                        },
+                    })
+                }
+                TagClass::Skip(kind) if !self_closing => {
+                    Some(skip_element(html, end, name, kind, isa))
+                }
+                TagClass::Skip(_) => Some(Tag {
+                    end,
+                    markup: Markup::Dropped { title: None },
+                }),
+                class => Some(Tag {
+                    end,
+                    markup: Markup::Element {
+                        class,
+                        name: names::fold(read.key),
+                        closing: false,
+                        attrs,
+                    },
+                }),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether [`Cleaning::Furniture`] reads the content of a `kind` element
+/// whose opening tag ends at `end` as markup instead of dropping it.
+fn read_as_markup(kind: SkipKind, html: &[u8], end: usize) -> bool {
+    match kind {
+        SkipKind::NoScript => !holds_escaped_markup(html, end),
+        SkipKind::Math => true,
+        SkipKind::RawText | SkipKind::Title | SkipKind::Other => false,
+    }
+}
+
+/// Whether the element content starting at `from` begins with escaped
+/// markup (`&lt;`), as `<noscript>` fallbacks written for scripted pages do.
+fn holds_escaped_markup(html: &[u8], from: usize) -> bool {
+    let content = html.get(from..).unwrap_or_default();
+    content.trim_ascii_start().starts_with(b"&lt;")
+}
+
+/// One past the first `>` at or after `from` (a position inside the tag),
+/// or the end of input. Most tags close right after their name (`</p>`,
+/// `<li>`), which is looked at before calling `memchr`.
+fn tag_end(html: &[u8], from: usize) -> usize {
+    if html.get(from) == Some(&b'>') {
+        return from + 1;
+    }
+    html.get(from..)
+        .and_then(|t| memchr(b'>', t))
+        .map_or(html.len(), |i| from + i + 1)
+}
+
+/// One past the `>` that ends an opening tag whose attributes start at
+/// `from`, or the end of input. A `>` inside a quoted attribute value does
+/// not end the tag. Almost always the first `>` does: the quotes before it
+/// pair up, which the search for it tells on the way. Otherwise the tag is
+/// walked value by value ([`quoted_tag_end`]).
+/// Out of line (always inlining it cost 2.5 %, PERF.md §5), once per
+/// instruction set ([`Isa::call`]).
+#[inline(always)]
+fn open_tag_end<I: Isa>(html: &[u8], from: usize, isa: I) -> usize {
+    /// [`open_tag_end_with`] as a task for [`Isa::call`].
+    struct OpenTagEnd<'h>(&'h [u8], usize);
+    impl Task for OpenTagEnd<'_> {
+        type Output = usize;
+        #[inline(always)]
+        fn run<I: Isa>(self, isa: I) -> usize {
+            open_tag_end_with(self.0, self.1, isa)
+        }
+    }
+    isa.call(OpenTagEnd(html, from))
+}
+
+/// [`open_tag_end`] with `isa`'s kernels.
+#[inline(always)]
+fn open_tag_end_with<I: Isa>(html: &[u8], from: usize, isa: I) -> usize {
+    if html.get(from) == Some(&b'>') {
+        return from + 1;
+    }
+    let found = isa.first_gt(html, from);
+    let (gt, paired) = found.unwrap_or_else(|| first_gt_scalar(html, from));
+    if paired {
+        gt.map_or(html.len(), |gt| gt + 1)
+    } else {
+        quoted_tag_end(html, from)
+    }
+}
+
+/// The first `>` at or after `from`, and whether the quotes (`"` and `'`
+/// each) before it pair up: the definition, and the vector version's
+/// fallback within 32 bytes of the end of the page.
+fn first_gt_scalar(html: &[u8], from: usize) -> (Option<usize>, bool) {
+    let rest = html.get(from..).unwrap_or_default();
+    let gt = memchr(b'>', rest);
+    let before = rest.get(..gt.unwrap_or(rest.len())).unwrap_or_default();
+    let count = |q: u8| before.iter().filter(|&&b| b == q).count();
+    let paired = count(b'"') % 2 == 0 && count(b'\'') % 2 == 0;
+    (gt.map(|i| from + i), paired)
+}
+
+/// The walk the vector versions of [`first_gt_scalar`] share: `masks` gives
+/// the `>`, `"` and `'` bitmasks of a chunk of `N` bytes, and the parity of
+/// a count is the parity of the XOR of the chunks' masks. `None` when no `>`
+/// comes before the last `N` bytes of the page.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn first_gt_by<const N: usize>(
+    html: &[u8],
+    from: usize,
+    masks: impl Fn(&[u8; N]) -> [u64; 3],
+) -> Option<(Option<usize>, bool)> {
+    let (mut double, mut single) = (0u64, 0u64);
+    let mut at = from;
+    loop {
+        let [gt, quote, apostrophe] = masks(html.get(at..)?.first_chunk::<N>()?);
+        let before = gt.wrapping_sub(1) & !gt;
+        double ^= quote & before;
+        single ^= apostrophe & before;
+        if gt != 0 {
+            let paired = double.count_ones() % 2 == 0 && single.count_ones() % 2 == 0;
+            return Some((Some(at + gt.trailing_zeros() as usize), paired));
+        }
+        at += N;
+    }
+}
+
+/// [`first_gt_scalar`] 32 bytes a step (most tags end within 32 bytes of
+/// their name).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+pub(super) fn first_gt_sse2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
+    use super::kernel::sse2::splat;
+    use std::arch::x86_64::*;
+    first_gt_by::<32>(html, from, |chunk| {
+        // SAFETY: the loads read the 32 bytes of `chunk`.
+        let (lo, hi) = unsafe {
+            let p = chunk.as_ptr();
+            (_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(16).cast()))
+        };
+        let mask = |b: u8| {
+            let (lo, hi) = (_mm_cmpeq_epi8(lo, splat(b)), _mm_cmpeq_epi8(hi, splat(b)));
+            u64::from(_mm_movemask_epi8(lo) as u32 | (_mm_movemask_epi8(hi) as u32) << 16)
+        };
+        [mask(b'>'), mask(b'"'), mask(b'\'')]
+    })
+}
+
+/// [`first_gt_scalar`] 64 bytes a step, with 32-byte compares (container
+/// tags' attributes average 46 bytes).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(super) fn first_gt_avx2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
+    use super::kernel::avx2::splat;
+    use std::arch::x86_64::*;
+    first_gt_by::<64>(html, from, |chunk| {
+        // SAFETY: the loads read the 64 bytes of `chunk`.
+        let (lo, hi) = unsafe {
+            let p = chunk.as_ptr();
+            (
+                _mm256_loadu_si256(p.cast()),
+                _mm256_loadu_si256(p.add(32).cast()),
+            )
+        };
+        let mask = |b: u8| {
+            let lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, splat(b))) as u32;
+            let hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, splat(b))) as u32;
+            u64::from(lo) | u64::from(hi) << 32
+        };
+        [mask(b'>'), mask(b'"'), mask(b'\'')]
+    })
+}
+
+/// [`open_tag_end`] by walking the values: a quote opens a value only after
+/// `=`, as in HTML, and an unclosed one is taken as a stray character (the
+/// first `>` after it ends the tag), so a broken tag cannot swallow the page.
+fn quoted_tag_end(html: &[u8], from: usize) -> usize {
+    let mut at = from;
+    loop {
+        let Some(i) = html.get(at..).and_then(|t| memchr3(b'>', b'"', b'\'', t)) else {
+            return html.len();
+        };
+        let found = at + i;
+        match html.get(found) {
+            Some(&quote) if quote != b'>' && opens_value(html, from, found) => {
+                match html.get(found + 1..).and_then(|t| memchr(quote, t)) {
+                    Some(j) => at = found + 1 + j + 1,
+                    None => return tag_end(html, found),
+                }
+            }
+            Some(b'>') => return found + 1,
+            _ => at = found + 1,
+        }
+    }
+}
+
+/// Whether the quote at `html[quote]` opens an attribute value: it follows
+/// `=` (spaces between), within the attributes starting at `from`.
+fn opens_value(html: &[u8], from: usize, quote: usize) -> bool {
+    html.get(from..quote)
+        .is_some_and(|before| before.trim_ascii_end().ends_with(b"="))
+}
+
+/// An element name: its length, and its [`names::Key`] (0 for names of
+/// 16 bytes or more, which no class is given to).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Name {
+    len: usize,
+    key: Key,
+}
+
+/// Element-name bytes: ASCII letters, digits, `-` and `:`.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+static NAME_BYTE: [bool; 256] =
+    super::byte_set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-:");
+
+/// Reads the element name `bytes` starts with (padding with 0, which is no
+/// name byte).
+#[inline(always)]
+fn read_name(bytes: &[u8]) -> Name {
+    let (len, key) = names::read(bytes, 0, |window| !name_bytes(window));
+    Name { len, key }
+}
+
+/// Bit `i` set when `window[i]` is an element-name byte.
+#[inline]
+fn name_bytes(window: &[u8; WINDOW]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe { name_bytes_sse2(window) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        names::mask_in(window, &NAME_BYTE)
+    }
+}
+
+/// [`name_bytes`] with SSE2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn name_bytes_sse2(window: &[u8; WINDOW]) -> u32 {
+    use super::kernel::sse2::{in_range, splat};
+    use std::arch::x86_64::*;
+    // SAFETY: the load reads exactly the 16 bytes of `window`.
+    let v = unsafe { _mm_loadu_si128(window.as_ptr().cast()) };
+    let letter = in_range(_mm_or_si128(v, splat(0x20)), b'a', 26);
+    let digit_or_colon = in_range(v, b'0', 11);
+    let dash = _mm_cmpeq_epi8(v, splat(b'-'));
+    let name = _mm_or_si128(_mm_or_si128(letter, digit_or_colon), dash);
+    _mm_movemask_epi8(name) as u32
+}
+
+/// The element names given a class other than [`TagClass::Inline`].
+const NAMES: &[(&[u8], TagClass)] = {
+    use TagClass::{Anchor, Block as B, Cell, Skip, Void};
+    &[
+        (b"a", Anchor),
+        (b"script", Skip(SkipKind::RawText)),
+        (b"style", Skip(SkipKind::RawText)),
+        (b"title", Skip(SkipKind::Title)),
+        (b"noscript", Skip(SkipKind::NoScript)),
+        (b"template", Skip(SkipKind::Other)),
+        (b"svg", Skip(SkipKind::Other)),
+        (b"math", Skip(SkipKind::Math)),
+        (b"annotation", Skip(SkipKind::Other)),
+        (b"annotation-xml", Skip(SkipKind::Other)),
+        (b"iframe", Skip(SkipKind::Other)),
+        (b"object", Skip(SkipKind::Other)),
+        (b"select", Skip(SkipKind::Other)),
+        (b"textarea", Skip(SkipKind::Other)),
+        (b"button", Skip(SkipKind::Other)),
+        (b"img", Void),
+        (b"input", Void),
+        (b"meta", Void),
+        (b"link", Void),
+        (b"source", Void),
+        (b"wbr", Void),
+        (b"embed", Void),
+        (b"area", Void),
+        (b"base", Void),
+        (b"col", Void),
+        (b"param", Void),
+        (b"track", Void),
+        (b"td", Cell),
+        (b"th", Cell),
+        (b"main", B(Block::Main)),
+        (b"article", B(Block::Article)),
+        (b"nav", B(Block::Nav)),
+        (b"footer", B(Block::Footer)),
+        (b"aside", B(Block::Aside)),
+        (b"div", B(Block::Div)),
+        (b"section", B(Block::Section)),
+        (b"ul", B(Block::Ul)),
+        (b"ol", B(Block::Ol)),
+        (b"dl", B(Block::Dl)),
+        (b"table", B(Block::Table)),
+        (b"form", B(Block::Form)),
+        (b"header", B(Block::Header)),
+        (b"menu", B(Block::Menu)),
+        (b"details", B(Block::Details)),
+        (b"dialog", B(Block::Dialog)),
+        (b"p", B(Block::Other)),
+        (b"br", B(Block::Void)),
+        (b"li", B(Block::Other)),
+        (b"dt", B(Block::Other)),
+        (b"dd", B(Block::Other)),
+        (b"h1", B(Block::Other)),
+        (b"h2", B(Block::Other)),
+        (b"h3", B(Block::Other)),
+        (b"h4", B(Block::Other)),
+        (b"h5", B(Block::Other)),
+        (b"h6", B(Block::Other)),
+        (b"tr", B(Block::Other)),
+        (b"thead", B(Block::Other)),
+        (b"tbody", B(Block::Other)),
+        (b"tfoot", B(Block::Other)),
+        (b"caption", B(Block::Other)),
+        (b"blockquote", B(Block::Other)),
+        (b"pre", B(Block::Other)),
+        (b"hr", B(Block::Void)),
+        (b"fieldset", B(Block::Other)),
+        (b"legend", B(Block::Other)),
+        (b"figure", B(Block::Other)),
+        (b"figcaption", B(Block::Other)),
+        (b"address", B(Block::Other)),
+        (b"center", B(Block::Other)),
+        (b"summary", B(Block::Other)),
+        (b"body", B(Block::Other)),
+        (b"html", B(Block::Other)),
+        (b"option", B(Block::Other)),
+        (b"hgroup", B(Block::Other)),
+        (b"frameset", B(Block::Other)),
+        (b"frame", B(Block::Void)),
+    ]
+};
+
+/// [`NAMES`] by key. The multiplier gives each name a slot of its own.
+static CLASSES: Table<TagClass, 256> = Table::new(NAMES, TagClass::Inline, 0x59f0_ff4f_677f_c435);
+
+/// Finds the end of a dropped element whose opening tag ends at `open_end`;
+/// out of line, once per instruction set ([`Isa::call`]).
+#[inline(always)]
+fn skip_element<I: Isa>(html: &[u8], open_end: usize, name: &[u8], kind: SkipKind, isa: I) -> Tag {
+    /// [`skip_element_with`] as a task for [`Isa::call`].
+    struct SkipElement<'h, 'n>(&'h [u8], usize, &'n [u8], SkipKind);
+    impl Task for SkipElement<'_, '_> {
+        type Output = Tag;
+        #[inline(always)]
+        fn run<I: Isa>(self, isa: I) -> Tag {
+            skip_element_with(self.0, self.1, self.2, self.3, isa)
+        }
+    }
+    isa.call(SkipElement(html, open_end, name, kind))
+}
+
+/// [`skip_element`] with `isa`'s kernels.
+#[inline(always)]
+fn skip_element_with<I: Isa>(
+    html: &[u8],
+    open_end: usize,
+    name: &[u8],
+    kind: SkipKind,
+    isa: I,
+) -> Tag {
+    match find_closing(html, open_end, name, isa) {
+        Some((close_start, close_end)) => {
+            let title = (kind == SkipKind::Title).then_some((open_end, close_start));
+            Tag {
+                end: close_end,
+                markup: Markup::Dropped { title },
+            }
+        }
+        None if kind == SkipKind::RawText => Tag {
+            end: html.len(),
+            markup: Markup::Dropped { title: None },
+        },
+        // An unclosed <svg>, <noscript>, … would swallow the page: drop only the tag.
+        None => Tag {
+            end: open_end,
+            markup: Markup::Dropped { title: None },
+        },
+    }
+}
+
+/// The byte range of the first `</name…>` at or after `from` (ASCII
+/// case-insensitive).
+fn find_closing<I: Isa>(html: &[u8], from: usize, name: &[u8], isa: I) -> Option<(usize, usize)> {
+    let mut at = from;
+    loop {
+        let start = next_closing_start(html, at, isa)?;
+        let after = html.get(start + 2..)?;
+        let candidate = after.get(..name.len())?;
+        let boundary = after
+            .get(name.len())
+            .is_none_or(|&b| !b.is_ascii_alphanumeric());
+        if candidate.eq_ignore_ascii_case(name) && boundary {
+            return Some((start, tag_end(html, start)));
+        }
+        at = start + 1;
+    }
+}
+
+/// The first `</` at or after `at`.
+#[inline]
+fn next_closing_start<I: Isa>(html: &[u8], at: usize, isa: I) -> Option<usize> {
+    match isa.closing_start(html, at) {
+        Ok(found) => Some(found),
+        Err(past) => closing_start_memmem(html, past),
+    }
+}
+
+/// [`next_closing_start`] with `memmem`.
+fn closing_start_memmem(html: &[u8], at: usize) -> Option<usize> {
+    CLOSING_TAG.find(html.get(at..)?).map(|i| at + i)
+}
+
+/// [`next_closing_start`] 64 positions a step, each `<` compared with the
+/// byte after it from a load one byte on; `Err` with where to go on when
+/// fewer than 65 bytes are left.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(super) fn closing_start_avx2(html: &[u8], mut at: usize) -> Result<usize, usize> {
+    use super::kernel::avx2::splat;
+    use std::arch::x86_64::*;
+    while let Some(bytes) = html.get(at..).and_then(|rest| rest.first_chunk::<65>()) {
+        let pair = |i: usize| {
+            // SAFETY: the loads read bytes `i .. i + 33` of the 65 of `bytes`.
+            let (lt, slash) = unsafe {
+                let p = bytes.as_ptr().add(i);
+                (
+                    _mm256_loadu_si256(p.cast()),
+                    _mm256_loadu_si256(p.add(1).cast()),
+                )
+            };
+            _mm256_and_si256(
+                _mm256_cmpeq_epi8(lt, splat(b'<')),
+                _mm256_cmpeq_epi8(slash, splat(b'/')),
+            )
+        };
+        let (lo, hi) = (pair(0), pair(32));
+        if _mm256_testz_si256(_mm256_or_si256(lo, hi), _mm256_or_si256(lo, hi)) == 0 {
+            let mask = u64::from(_mm256_movemask_epi8(lo) as u32)
+                | u64::from(_mm256_movemask_epi8(hi) as u32) << 32;
+            return Ok(at + mask.trailing_zeros() as usize);
+        }
+        at += 64;
+    }
+    Err(at)
+}
+
+/// Classifies an element name by its [`Name::key`].
+#[inline]
+fn classify(key: Key) -> TagClass {
+    CLASSES.get(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::density::kernel::{for_each_isa, Baseline};
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn closing_tag_search_equals_memmem(html in "([a</ ]|</|</script|</SCRIPT>|<scripts>|[b-z]{1,40}){0,60}", from in 0usize..300) {
+            let html = html.as_bytes();
+            let first = html.get(from..).and_then(|hay| CLOSING_TAG.find(hay)).map(|i| from + i);
+            let reference = html.get(from..).and_then(|hay| {
+                CLOSING_TAG.find_iter(hay).find_map(|i| {
+                    let start = from + i;
+                    let after = html.get(start + 2..)?;
+                    let candidate = after.get(..6)?;
+                    let boundary = after.get(6).is_none_or(|&b| !b.is_ascii_alphanumeric());
+                    (candidate.eq_ignore_ascii_case(b"script") && boundary).then(|| (start, tag_end(html, start)))
+                })
+            });
+            for_each_isa!(|isa| {
+                prop_assert_eq!(next_closing_start(html, from, isa), first);
+                prop_assert_eq!(find_closing(html, from, b"script", isa), reference);
+            });
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[test]
+        fn gt_search_equals_scalar(html in "[a=\"' ]{0,150}[a=>\"' ]{0,50}", from in 0usize..200) {
+            let html = html.as_bytes();
+            let scalar = first_gt_scalar(html, from);
+            for_each_isa!(|isa| {
+                if let Some(found) = isa.first_gt(html, from) {
+                    prop_assert_eq!(found, scalar);
+                }
+                prop_assert_eq!(open_tag_end(html, from, isa), open_tag_end(html, from, Baseline));
+            });
+        }
+
+        #[test]
+        fn name_masks_equal_scalar(window in proptest::array::uniform16(any::<u8>())) {
+            prop_assert_eq!(name_bytes(&window), names::mask_in(&window, &NAME_BYTE));
+        }
+
+        #[test]
+        fn names_read_as_a_byte_loop_would(name in "[a-zA-Z0-9:-]{0,20}", rest in "[ >/=\"]{0,3}") {
+            let bytes = format!("{name}{rest}");
+            let read = read_name(bytes.as_bytes());
+            prop_assert_eq!(read.len, name.len());
+            let lower = name.to_ascii_lowercase();
+            let key = if name.len() < WINDOW {
+                lower.bytes().enumerate().fold(0, |key, (i, b)| key | Key::from(b) << (8 * i))
+            } else {
+                0
+            };
+            prop_assert_eq!(read.key, key);
+        }
+    }
+
+    #[test]
+    fn every_named_element_is_found() {
+        for &(name, class) in NAMES {
+            assert_eq!(classify(read_name(name).key), class);
+            let upper = name.to_ascii_uppercase();
+            assert_eq!(classify(read_name(&upper).key), class);
+        }
+        assert_eq!(classify(read_name(b"span").key), TagClass::Inline);
+        assert_eq!(classify(read_name(b"divx").key), TagClass::Inline);
+    }
+
+    fn element(html: &str) -> (TagClass, bool, bool, usize) {
+        match parse(html.as_bytes(), 0, Cleaning::Papers, Baseline) {
+            Some(Tag {
+                end,
+                markup:
+                    Markup::Element {
+                        class,
+                        closing,
+                        attrs,
+                        ..
+                    },
+            }) => (class, closing, attrs, end),
+            other => panic!("not an element: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn start_and_end_tags_pair_by_name_in_any_case() {
+        let name = |html: &str| match parse(html.as_bytes(), 0, Cleaning::Papers, Baseline) {
+            Some(Tag {
+                markup: Markup::Element { name, .. },
+                ..
+            }) => name,
+            other => panic!("not an element: {other:?}"),
+        };
+        assert_eq!(name("<Span class=x>"), name("</SPAN>"));
+        assert_eq!(name("<my-widget a=b>"), name("</my-widget >"));
+        assert_ne!(name("<span>"), name("</spa>"));
+    }
+
+    #[test]
+    fn classifies_elements_case_insensitively() {
+        assert_eq!(
+            element("<P class=x>text"),
+            (TagClass::Block(Block::Other), false, true, 11)
+        );
+        assert_eq!(
+            element("</Div>"),
+            (TagClass::Block(Block::Div), true, false, 6)
+        );
+        assert_eq!(element("<a>"), (TagClass::Anchor, false, false, 3));
+        assert_eq!(element("<a href='x'>"), (TagClass::Anchor, false, true, 12));
+        assert_eq!(element("<td>"), (TagClass::Cell, false, false, 4));
+        assert_eq!(element("<span>"), (TagClass::Inline, false, false, 6));
+    }
+
+    #[test]
+    fn a_gt_inside_a_quoted_value_does_not_end_the_tag() {
+        let end = |html: &str| element(html).3;
+        // The JSON of a video player, with markup in it.
+        let tag = "<div data-list=\"[{&quot;d&quot;:&quot;<p>x<\\/p>&quot;}]\" id='a>b'>";
+        assert_eq!(end(&format!("{tag}text")), tag.len());
+        // An apostrophe in a double-quoted value: the quotes do not pair up.
+        assert_eq!(end("<img alt=\"it's > 3\" src=x>text"), 26);
+        // A quote not after `=` opens nothing; an unclosed one is a stray
+        // character: neither swallows what follows.
+        assert_eq!(end("<a b\"c>d\">text"), 7);
+        assert_eq!(end("<a href=\"x>text</a> and more"), 11);
+        // Longer than a vector chunk, and within 32 bytes of the end.
+        let long = format!("<p title=\"{}>{}\">", "a".repeat(40), "b".repeat(20));
+        assert_eq!(end(&long), long.len());
+        assert_eq!(end("<p t=\"a>b\">"), 11);
+    }
+
+    #[test]
+    fn text_lt_is_not_markup() {
+        assert_eq!(parse(b"< b", 0, Cleaning::Papers, Baseline), None);
+        assert_eq!(parse(b"<", 0, Cleaning::Papers, Baseline), None);
+        assert_eq!(parse(b"</ x", 0, Cleaning::Papers, Baseline), None);
+    }
+
+    #[test]
+    fn drops_scripts_comments_and_finds_title() {
+        let html = b"<script>if (a</b) x='</scriptx>'</SCRIPT>after";
+        assert_eq!(
+            parse(html, 0, Cleaning::Papers, Baseline),
+            Some(Tag {
+                end: 41,
+                markup: Markup::Dropped { title: None }
+            })
+        );
+        let html = b"<!-- a <p> -->x";
+        assert_eq!(
+            parse(html, 0, Cleaning::Papers, Baseline),
+            Some(Tag {
+                end: 14,
+                markup: Markup::Dropped { title: None }
+            })
+        );
+        let html = b"<title>T &amp; U</title>rest";
+        let title = Some((7, 16));
+        assert_eq!(
+            parse(html, 0, Cleaning::Papers, Baseline),
+            Some(Tag {
+                end: 24,
+                markup: Markup::Dropped { title }
+            })
+        );
+    }
+
+    #[test]
+    fn math_is_dropped_by_the_papers_cleaning_only() {
+        let html = b"<math><mi>x</mi><mo>=</mo><mn>2</mn></math> after";
+        assert_eq!(
+            parse(html, 0, Cleaning::Papers, Baseline).map(|t| t.end),
+            Some(43)
+        );
+        assert_eq!(
+            parse(html, 0, Cleaning::Furniture, Baseline).map(|t| t.markup),
+            Some(Markup::Element {
+                class: TagClass::Inline,
+                name: names::fold(read_name(b"math").key),
+                closing: false,
+                attrs: false
+            })
+        );
+        // Its TeX annotation is never shown.
+        let tex = b"<annotation encoding=\"application/x-tex\">x=2</annotation>y";
+        assert_eq!(
+            parse(tex, 0, Cleaning::Furniture, Baseline),
+            Some(Tag {
+                end: tex.len() - 1,
+                markup: Markup::Dropped { title: None }
+            })
+        );
+    }
+
+    #[test]
+    fn unclosed_elements_are_bounded() {
+        // An unclosed script runs to the end, as in browsers.
+        assert_eq!(
+            parse(b"<script>x", 0, Cleaning::Papers, Baseline).map(|t| t.end),
+            Some(9)
+        );
+        // An unclosed svg drops only its tag.
+        assert_eq!(
+            parse(b"<svg>x<p>y", 0, Cleaning::Papers, Baseline).map(|t| t.end),
+            Some(5)
+        );
+        // An unclosed comment runs to the end.
+        assert_eq!(
+            parse(b"<!-- x", 0, Cleaning::Papers, Baseline).map(|t| t.end),
+            Some(6)
+        );
+        // A tag without `>` runs to the end.
+        assert_eq!(
+            parse(b"<p class", 0, Cleaning::Papers, Baseline).map(|t| t.end),
+            Some(8)
+        );
+    }
+}

@@ -1,0 +1,35 @@
+//! crawlsift-extract: the main text of an HTML page, with the DANA family
+//! of line-density algorithms (DANA, DANAg, AdDANAg, Filters 1–3, and
+//! crawlsift's AdDANAg+), content code blurring (CCB, ACCB, TCCB) and the
+//! classic baselines, all on one vectorised counting core: no DOM, no
+//! allocation per line, no I/O.
+//!
+//! ```
+//! use crawlsift_extract::{Algorithm, Extractor};
+//!
+//! let page = b"<html><head><title>A page</title></head><body>\
+//!     <nav><a href='/'>Home</a> <a href='/news'>News</a></nav>\
+//!     <article><p>The main text of the page is this paragraph, which is long \
+//!     enough and has no links in it, so every algorithm keeps it.</p></article>\
+//!     </body></html>";
+//! let mut extractor = Extractor::new(Algorithm::DEFAULT);
+//! let page = extractor.extract(page, None);
+//! assert_eq!(page.title, "A page");
+//! assert!(page.text.starts_with("The main text of the page"));
+//! ```
+//!
+//! The crate is organised by concern:
+//! - [`charset`]: finding a page's encoding and decoding it to UTF-8;
+//! - [`http`]: HTTP responses inside WARC records (head, de-chunking,
+//!   content decoding, is it HTML);
+//! - [`density`]: the shared line-density core (tag recogniser, counting
+//!   kernel, smoothing, regions, text out);
+//! - [`algorithms`]: the algorithms built on that core, selectable by name,
+//!   and the [`Extractor`] that runs them.
+
+pub mod algorithms;
+pub mod charset;
+pub mod density;
+pub mod http;
+
+pub use algorithms::{Algorithm, Extraction, Extractor};
