@@ -75,6 +75,7 @@ impl Sink for NullSink {
 /// the binary does); returns the JSONL bytes.
 fn extract(path: &Path, workers: usize) -> u64 {
     let options = Options {
+        retry: Default::default(),
         algorithm: crawlsift::Algorithm::DEFAULT,
         workers,
         max_record_bytes: 16 << 20,

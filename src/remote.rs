@@ -36,21 +36,19 @@ const MAX_DELAY: Duration = Duration::from_secs(30);
 /// Bytes a remote stream is read ahead by, for the WARC reader.
 const FILL_CHUNK: usize = 256 << 10;
 
-/// A WARC reader over the `http(s)://` URL `url`, streamed (retries as
-/// [`RetryPolicy::from_env`] says); the reader knows the file's size when
-/// the server gives it.
+/// A WARC reader over the `http(s)://` URL `url`, streamed and retried as
+/// `policy` says; the reader knows the file's size when the server gives it.
 pub fn open_warc(
     url: &str,
     max_record_bytes: u64,
+    policy: &RetryPolicy,
 ) -> Result<crate::warc::WarcReader, crate::warc::OpenError> {
     use std::io::{BufRead, BufReader};
     let err = |source| crate::warc::OpenError {
         file: url.to_string(),
         source,
     };
-    let remote = RetryPolicy::from_env()
-        .and_then(|policy| RemoteReader::open(url, &policy))
-        .map_err(|e| err(io::Error::other(e.detail)))?;
+    let remote = RemoteReader::open(url, policy).map_err(|e| err(io::Error::other(e.detail)))?;
     let len = remote.len();
     let mut input = BufReader::with_capacity(FILL_CHUNK, remote);
     if let Some(kind) = crate::warc::unsupported_compression(input.fill_buf().map_err(err)?) {
@@ -116,8 +114,10 @@ impl Default for RetryPolicy {
 impl RetryPolicy {
     /// The defaults, changed by the environment variables `CRAWLSIFT_HTTP_RETRIES`
     /// (a count), `CRAWLSIFT_HTTP_RETRY_DELAY` and `CRAWLSIFT_HTTP_TIMEOUT` (seconds,
-    /// fractions allowed), so the command line, the library and the Python
-    /// and Spark readers are configured the same way.
+    /// fractions allowed): what the command line and the Python and Spark
+    /// readers pass to the pipeline ([`crate::pipeline::Options::retry`]),
+    /// so they are configured the same way. The library itself reads no
+    /// environment.
     pub fn from_env() -> Result<RetryPolicy, RemoteError> {
         let mut policy = RetryPolicy::default();
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());

@@ -6,7 +6,7 @@
 #![cfg(target_os = "linux")]
 
 use crawlsift::output::{Compression, Format, Formatter, Rendered};
-use crawlsift::pipeline::{self, FileStats, Options, Progress, Sink};
+use crawlsift::pipeline::{self, FileStats, Options, Progress, Sink, Skipped};
 use crawlsift::Algorithm;
 use flate2::write::GzEncoder;
 use std::io::Write;
@@ -83,6 +83,7 @@ fn peak_rss() -> u64 {
 
 fn extract(inputs: &[PathBuf], records: u64) {
     let options = Options {
+        retry: Default::default(),
         algorithm: Algorithm::DEFAULT,
         workers: 2,
         max_record_bytes: 16 << 20,
@@ -102,7 +103,7 @@ fn extract(inputs: &[PathBuf], records: u64) {
         .unwrap();
         assert_eq!(stats[0].error, None);
         assert_eq!(stats[0].read, records, "{:?}", stats[0]);
-        assert_eq!(stats[0].skipped.get("not_html"), Some(&records));
+        assert_eq!(stats[0].skipped.get(&Skipped::NotHtml), Some(&records));
     }
 }
 

@@ -125,6 +125,7 @@ fn gzip_members(records: &[Vec<u8>]) -> Vec<u8> {
 
 fn run(inputs: &[Input], workers: usize, sequential: bool) -> (Vec<FileStats>, Vec<Vec<u8>>) {
     let options = Options {
+        retry: Default::default(),
         algorithm: Algorithm::DEFAULT,
         workers,
         max_record_bytes: 16 << 20,
@@ -151,8 +152,8 @@ fn check_counts(stats: &FileStats, crafted: &Crafted) {
     assert_eq!(stats.error, None, "{}", stats.file);
     assert_eq!(stats.read, crafted.records, "{stats:?}");
     assert_eq!(stats.extracted, crafted.html, "{stats:?}");
-    let skipped = |r: &str| stats.skipped.get(r).copied().unwrap_or(0);
-    let failed = |r: &str| stats.failed.get(r).copied().unwrap_or(0);
+    let skipped = |r: &str| stats.skipped_as(r);
+    let failed = |r: &str| stats.failed_as(r);
     assert_eq!(skipped("request"), crafted.requests, "{stats:?}");
     assert_eq!(skipped("http_status"), crafted.not_found, "{stats:?}");
     assert_eq!(skipped("not_html"), crafted.not_html, "{stats:?}");

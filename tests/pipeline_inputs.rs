@@ -47,6 +47,7 @@ impl<R: Read> Read for Trickle<R> {
 
 fn options() -> Options {
     Options {
+        retry: Default::default(),
         algorithm: Algorithm::DEFAULT,
         workers: 2,
         max_record_bytes: 16 << 20,

@@ -138,7 +138,7 @@ fn truncated_file_reports_the_cut_with_file_and_offset() {
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(
         (
-            problems[0].kind.clone(),
+            problems[0].kind,
             problems[0].offset,
             problems[0].number
         ),
@@ -209,7 +209,7 @@ fn corrupt_gzip_member_is_skipped_and_reported() {
     assert_eq!(s.problems.len(), 1, "{:?}", s.problems);
     assert_eq!(
         (
-            s.problems[0].kind.clone(),
+            s.problems[0].kind,
             s.problems[0].offset,
             s.problems[0].number
         ),
@@ -252,7 +252,7 @@ fn wrong_content_length_resyncs() {
     let s = summarize(&path);
     assert_eq!(s.problems.len(), 1, "{:?}", s.problems);
     assert_eq!(
-        (s.problems[0].kind.clone(), s.problems[0].number),
+        (s.problems[0].kind, s.problems[0].number),
         (ProblemKind::BadContentLength, 2)
     );
     assert_eq!(s.ranges.len(), clean.ranges.len() - 1);
@@ -272,7 +272,7 @@ fn empty_and_non_warc_files() {
     let problems = problems_of(&html);
     assert_eq!(problems.len(), 1);
     assert_eq!(
-        (problems[0].kind.clone(), problems[0].offset),
+        (problems[0].kind, problems[0].offset),
         (ProblemKind::NotWarc, 0)
     );
 }

@@ -174,6 +174,7 @@ fn check_jsonl_line(line: &[u8]) {
 /// Runs the whole pipeline (one worker, the default algorithm) over `input`.
 pub fn pipeline(input: Input, cap: u64) -> (FileStats, u64) {
     let options = Options {
+        retry: Default::default(),
         algorithm: Algorithm::DEFAULT,
         workers: 1,
         max_record_bytes: cap,

@@ -9,12 +9,18 @@ The work is done in Rust (the ``crawlsift`` crate) by the extension module
 - :func:`write_parquet`: pages to a Parquet file with the columns of
   ``crawlsift extract --format parquet``;
 - :class:`Page`, :class:`Extraction`, :class:`WarcReader`: what they return;
-- :class:`WarcWarning`: a damaged record, reported while reading goes on.
+- :class:`WarcWarning`: a damaged record, reported while reading goes on;
+- :data:`COLUMNS`: the page schema, ``(name, Spark type, nullable)`` per
+  field in order, the attributes of :class:`Page` and the first columns of
+  the Parquet output; :data:`DEFAULT_ALGORITHM`,
+  :data:`DEFAULT_MAX_RECORD_BYTES`: the defaults of every entry point.
 """
 
 from ._crawlsift import (
     ALGORITHMS,
+    COLUMNS,
     DEFAULT_ALGORITHM,
+    DEFAULT_MAX_RECORD_BYTES,
     Extraction,
     Page,
     WarcReader,
@@ -27,7 +33,9 @@ from ._crawlsift import (
 
 __all__ = [
     "ALGORITHMS",
+    "COLUMNS",
     "DEFAULT_ALGORITHM",
+    "DEFAULT_MAX_RECORD_BYTES",
     "Extraction",
     "Page",
     "WarcReader",

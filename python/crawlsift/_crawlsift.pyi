@@ -9,6 +9,11 @@ ALGORITHMS: Tuple[str, ...]
 """The names `algorithm=` accepts."""
 DEFAULT_ALGORITHM: str
 """``"addanag-plus"``."""
+DEFAULT_MAX_RECORD_BYTES: int
+"""16 MiB: records (or HTTP bodies once decoded) larger than this are skipped as ``too_large``."""
+COLUMNS: List[Tuple[str, str, bool]]
+"""The page schema: ``(name, Spark type, nullable)`` for each field every page has, in order
+(the attributes of :class:`Page`, the JSONL keys and the first Parquet columns)."""
 
 class _BinaryReadable(Protocol):
     def read(self, size: int = ..., /) -> bytes: ...
@@ -158,7 +163,7 @@ def read_warc(
     *,
     algorithm: str = "addanag-plus",
     threads: Optional[int] = None,
-    max_record_bytes: int = 16777216,
+    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
     signals: bool = False,
     minhash: bool = False,
     filter: Union[str, Sequence[str], None] = None,

@@ -33,23 +33,10 @@ from datatrove.pipeline.readers.base import BaseDiskReader
 
 import crawlsift
 
-#: JSONL fields kept in a document's metadata (``text`` is the document's text
-#: and ``warc_record_id`` its id).
-METADATA_FIELDS = (
-    "url",
-    "warc_date",
-    "warc_filename",
-    "offset",
-    "length",
-    "truncated",
-    "http_status",
-    "content_type",
-    "charset",
-    "title",
-    "algorithm",
-    "lang",
-    "lang_score",
-)
+#: JSONL fields kept in a document's metadata: the page schema
+#: (:data:`crawlsift.COLUMNS`) but ``text`` (the document's text) and
+#: ``warc_record_id`` (its id).
+METADATA_FIELDS = tuple(name for name, _, _ in crawlsift.COLUMNS if name not in ("text", "warc_record_id"))
 
 #: Fields added to the metadata with ``signals=True`` / ``minhash=True``.
 SIGNAL_FIELDS = ("signals", "filters", "exact_key")
@@ -89,9 +76,9 @@ class CrawlsiftWarcReader(BaseDiskReader):
         self,
         data_folder: DataFolderLike,
         paths_file: DataFileLike | None = None,
-        algorithm: str = "addanag-plus",
+        algorithm: str = crawlsift.DEFAULT_ALGORITHM,
         threads: int | None = 1,
-        max_record_bytes: int = 16 << 20,
+        max_record_bytes: int = crawlsift.DEFAULT_MAX_RECORD_BYTES,
         limit: int = -1,
         skip: int = 0,
         file_progress: bool = False,
@@ -205,7 +192,7 @@ class CrawlsiftExtractor(BaseExtractor):
 
     def __init__(
         self,
-        algorithm: str = "addanag-plus",
+        algorithm: str = crawlsift.DEFAULT_ALGORITHM,
         title: bool = False,
         timeout: float = 1,
         signals: bool = False,

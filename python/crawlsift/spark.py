@@ -36,24 +36,9 @@ import crawlsift
 log = logging.getLogger("crawlsift.spark")
 
 #: The Parquet columns of ``crawlsift extract --format parquet``, in order, with
-#: their Spark types and whether they may be null.
-COLUMNS: list[tuple[str, str, bool]] = [
-    ("url", "string", False),
-    ("warc_record_id", "string", False),
-    ("warc_date", "string", False),
-    ("warc_filename", "string", False),
-    ("offset", "long", False),
-    ("length", "long", True),
-    ("truncated", "string", True),
-    ("http_status", "integer", True),
-    ("content_type", "string", True),
-    ("charset", "string", False),
-    ("title", "string", False),
-    ("text", "string", False),
-    ("algorithm", "string", False),
-    ("lang", "string", True),
-    ("lang_score", "double", False),
-]
+#: their Spark types and whether they may be null: the page schema
+#: (:data:`crawlsift.COLUMNS`).
+COLUMNS: list[tuple[str, str, bool]] = list(crawlsift.COLUMNS)
 
 #: The columns ``--signals`` adds (``signals`` is a struct, see
 #: :func:`spark_schema`), after :data:`COLUMNS`.
@@ -202,9 +187,9 @@ def run(
     output: str,
     *,
     partitions: int | None = None,
-    algorithm: str = "addanag-plus",
+    algorithm: str = crawlsift.DEFAULT_ALGORITHM,
     threads: int | None = 1,
-    max_record_bytes: int = 16 << 20,
+    max_record_bytes: int = crawlsift.DEFAULT_MAX_RECORD_BYTES,
     mode: str = "errorifexists",
     signals: bool = False,
     minhash: bool = False,
@@ -251,9 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base-url", help="prefix for relative entries of --paths (e.g. https://data.commoncrawl.org/)")
     parser.add_argument("--master", help="Spark master, e.g. local[2] (default: spark-submit's)")
     parser.add_argument("--partitions", type=int, help="Spark partitions (default: one per input)")
-    parser.add_argument("--algorithm", default="addanag-plus", help="crawlsift extraction algorithm")
+    parser.add_argument("--algorithm", default=crawlsift.DEFAULT_ALGORITHM, help="crawlsift extraction algorithm")
     parser.add_argument("--threads", type=int, default=1, help="crawlsift worker threads per task (default 1)")
-    parser.add_argument("--max-record-bytes", type=int, default=16 << 20)
+    parser.add_argument("--max-record-bytes", type=int, default=crawlsift.DEFAULT_MAX_RECORD_BYTES)
     parser.add_argument("--mode", default="errorifexists", choices=["errorifexists", "overwrite", "append", "ignore"])
     parser.add_argument("--signals", action="store_true", help="add the signals, filter_* and exact_key columns")
     parser.add_argument("--minhash", action="store_true", help="add the minhash column (datatrove's defaults)")

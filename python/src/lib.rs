@@ -4,17 +4,19 @@
 //! errors into Python exceptions (nothing here unwraps input-derived data).
 
 use crawlsift::output::parquet::Columns;
+use crawlsift::output::schema::Value;
 use crawlsift::output::{
-    key_hex, signals_value, Compression, Format, Formatter, PageRow, Rendered,
+    key_hex, signals_value, Compression, Format, Formatter, PageRow, Rendered, FIELDS,
 };
 use crawlsift::pipeline::{self, FileStats, Input, Options, Progress, SignalOptions, Sink};
+use crawlsift::remote::RetryPolicy;
 use crawlsift::signals::{Analyser, Filters, RuleSet};
 use crawlsift::warc::Split;
 use crawlsift::{Algorithm, Extractor};
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 use pyo3::exceptions::{
-    PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError,
-    PyTypeError, PyUserWarning, PyValueError,
+    PyAttributeError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
+    PyRuntimeError, PyTypeError, PyUserWarning, PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
@@ -114,44 +116,51 @@ struct Extras {
     minhash: Option<Option<Vec<u64>>>,
 }
 
-impl Extras {
-    fn filters_dict<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let Some(f) = self.filters else {
-            return Ok(None);
-        };
-        let d = PyDict::new(py);
-        d.set_item("gopher_quality", f.gopher_quality)?;
-        d.set_item("gopher_repetition", f.gopher_repetition)?;
-        d.set_item("c4", f.c4)?;
-        d.set_item("fineweb", f.fineweb)?;
-        Ok(Some(d))
-    }
+/// The filter decisions as a dict (`None` without `signals=True`).
+fn filters_dict(py: Python<'_>, filters: Option<Filters>) -> PyResult<Option<Bound<'_, PyDict>>> {
+    let Some(f) = filters else {
+        return Ok(None);
+    };
+    let d = PyDict::new(py);
+    d.set_item("gopher_quality", f.gopher_quality)?;
+    d.set_item("gopher_repetition", f.gopher_repetition)?;
+    d.set_item("c4", f.c4)?;
+    d.set_item("fineweb", f.fineweb)?;
+    Ok(Some(d))
+}
 
-    fn signals_dict<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.signals
-            .as_ref()
-            .map(|s| json_to_py(py, &signals_value(s)))
-            .transpose()
-    }
+/// The signals as nested dicts (`None` without `signals=True`).
+fn signals_dict<'py>(
+    py: Python<'py>,
+    signals: Option<&crawlsift::signals::Signals>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    signals
+        .map(|s| json_to_py(py, &signals_value(s)))
+        .transpose()
+}
 
-    /// Adds the fields the JSONL object has to `d`.
-    fn add_to<'py>(&self, py: Python<'py>, d: &Bound<'py, PyDict>) -> PyResult<()> {
-        d.set_item("lang", &self.lang)?;
-        d.set_item("lang_score", self.lang_score)?;
-        if let Some(signals) = self.signals_dict(py)? {
-            d.set_item("signals", signals)?;
-        }
-        if let Some(filters) = self.filters_dict(py)? {
-            d.set_item("filters", filters)?;
-        }
-        if let Some(key) = self.exact_key {
-            d.set_item("exact_key", key_hex(key))?;
-        }
-        if let Some(minhash) = &self.minhash {
-            d.set_item("minhash", minhash)?;
-        }
-        Ok(())
+/// Adds the optional analyses a JSONL object has to `d`.
+fn add_analyses<'py>(
+    py: Python<'py>,
+    d: &Bound<'py, PyDict>,
+    signals: Option<&crawlsift::signals::Signals>,
+    filters: Option<Filters>,
+    exact_key: Option<u64>,
+    minhash: &Option<Option<Vec<u64>>>,
+) -> PyResult<()> {
+    if let Some(signals) = signals_dict(py, signals)? {
+        d.set_item("signals", signals)?;
     }
+    if let Some(filters) = filters_dict(py, filters)? {
+        d.set_item("filters", filters)?;
+    }
+    if let Some(key) = exact_key {
+        d.set_item("exact_key", key_hex(key))?;
+    }
+    if let Some(minhash) = minhash {
+        d.set_item("minhash", minhash)?;
+    }
+    Ok(())
 }
 
 thread_local! {
@@ -254,14 +263,14 @@ impl Extraction {
     /// `signals` object; else `None`.
     #[getter]
     fn signals<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.extras.signals_dict(py)
+        signals_dict(py, self.extras.signals.as_ref())
     }
     /// With `signals=True`: per rule set (`gopher_quality`,
     /// `gopher_repetition`, `c4`, `fineweb`) `None` when the page passes,
     /// else the first rule it fails; else `None`.
     #[getter]
     fn filters<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        self.extras.filters_dict(py)
+        filters_dict(py, self.extras.filters)
     }
     /// With `signals=True`: the exact-duplicate key (16 hex digits); else `None`.
     #[getter]
@@ -330,7 +339,7 @@ fn extract_here(
 /// Raises `ValueError` for an unknown algorithm or rule set, `TypeError` for
 /// an `html` that is neither `bytes` nor `str`.
 #[pyfunction]
-#[pyo3(signature = (html, *, content_type=None, url=None, algorithm="addanag-plus", signals=false, minhash=false, filter=None))]
+#[pyo3(signature = (html, *, content_type=None, url=None, algorithm=Algorithm::DEFAULT.name(), signals=false, minhash=false, filter=None))]
 #[allow(clippy::too_many_arguments)]
 fn extract(
     py: Python<'_>,
@@ -376,115 +385,93 @@ fn extract(
     }))
 }
 
-/// One extracted page of a WARC file: the fields of a `crawlsift extract` JSONL row.
+/// One extracted page of a WARC file: the fields of a `crawlsift extract`
+/// JSONL row. The fields of the page schema (`crawlsift.COLUMNS`) are
+/// attributes read from the Rust row; the optional analyses are getters.
 #[pyclass(frozen, module = "crawlsift")]
 struct Page {
-    /// `WARC-Target-URI` of the record.
-    #[pyo3(get)]
-    url: String,
-    /// `WARC-Record-ID` of the record.
-    #[pyo3(get)]
-    warc_record_id: String,
-    /// `WARC-Date` of the record.
-    #[pyo3(get)]
-    warc_date: String,
-    /// The input's file name.
-    #[pyo3(get)]
-    warc_filename: String,
-    /// Byte offset of the record in the input (of its gzip member for `.warc.gz`).
-    #[pyo3(get)]
-    offset: u64,
-    /// Bytes of the record in the input; `None` when it shares a gzip member.
-    #[pyo3(get)]
-    length: Option<u64>,
-    /// The record's `WARC-Truncated` reason (e.g. `"length"`), `None` when whole.
-    #[pyo3(get)]
-    truncated: Option<String>,
-    /// HTTP status (`None` for `resource` records).
-    #[pyo3(get)]
-    http_status: Option<u16>,
-    /// HTTP `Content-Type` (the WARC one for `resource` records).
-    #[pyo3(get)]
-    content_type: Option<String>,
-    /// The encoding the page was decoded from (detected, not just declared).
-    #[pyo3(get)]
-    charset: String,
-    /// The page's `<title>`.
-    #[pyo3(get)]
-    title: String,
-    /// The main text.
-    #[pyo3(get)]
-    text: String,
-    /// The algorithm's name.
-    #[pyo3(get)]
-    algorithm: String,
-    extras: Extras,
+    row: PageRow,
+}
+
+/// A field's value as a Python object.
+fn value_to_py<'py>(py: Python<'py>, value: Value<'_>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        Value::Str(s) => s.into_pyobject(py)?.into_any(),
+        Value::U64(v) => v.into_pyobject(py)?.into_any(),
+        Value::U16(v) => v.into_pyobject(py)?.into_any(),
+        Value::F64(v) => v.into_pyobject(py)?.into_any(),
+        Value::Null => py.None().into_bound(py),
+    })
 }
 
 #[pymethods]
 impl Page {
-    /// The text's language: ISO 639-1 code, else 639-3; `None` when it has
-    /// too few letters.
-    #[getter]
-    fn lang(&self) -> Option<String> {
-        self.extras.lang.clone()
+    /// A field of the page schema (`url`, `text`, `lang`, …; see
+    /// `crawlsift.COLUMNS`).
+    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        match FIELDS.iter().position(|f| f.name == name) {
+            Some(i) => value_to_py(py, self.row.values()[i]),
+            None => Err(PyAttributeError::new_err(format!(
+                "'Page' object has no attribute '{name}'"
+            ))),
+        }
     }
-    /// Confidence of `lang` in [0, 1] (0 without a language).
-    #[getter]
-    fn lang_score(&self) -> f64 {
-        self.extras.lang_score
+
+    fn __dir__(&self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = FIELDS.iter().map(|f| f.name).collect();
+        names.extend(["signals", "filters", "exact_key", "minhash", "to_dict"]);
+        names
     }
+
     /// With `signals=True`: the raw values of the rule sets (the JSONL
     /// `signals` object); else `None`.
     #[getter]
     fn signals<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.extras.signals_dict(py)
+        signals_dict(py, self.row.signals.as_ref())
     }
     /// With `signals=True`: per rule set `None` when the page passes, else
     /// the first rule it fails; else `None`.
     #[getter]
     fn filters<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        self.extras.filters_dict(py)
+        filters_dict(py, self.row.filters)
     }
     /// With `signals=True`: the exact-duplicate key (16 hex digits); else `None`.
     #[getter]
     fn exact_key(&self) -> Option<String> {
-        self.extras.exact_key.map(key_hex)
+        self.row.exact_key.map(key_hex)
     }
     /// With `minhash=True`: the 112 MinHash values (`None` for fewer than 5
     /// words); else `None`.
     #[getter]
     fn minhash(&self) -> Option<Vec<u64>> {
-        self.extras.minhash.clone().flatten()
+        self.row.minhash.clone().flatten()
     }
 
     /// The page as a dict, equal to the JSON object of `crawlsift extract`'s JSONL row.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        d.set_item("url", &self.url)?;
-        d.set_item("warc_record_id", &self.warc_record_id)?;
-        d.set_item("warc_date", &self.warc_date)?;
-        d.set_item("warc_filename", &self.warc_filename)?;
-        d.set_item("offset", self.offset)?;
-        d.set_item("length", self.length)?;
-        d.set_item("truncated", &self.truncated)?;
-        d.set_item("http_status", self.http_status)?;
-        d.set_item("content_type", &self.content_type)?;
-        d.set_item("charset", &self.charset)?;
-        d.set_item("title", &self.title)?;
-        d.set_item("text", &self.text)?;
-        d.set_item("algorithm", &self.algorithm)?;
-        self.extras.add_to(py, &d)?;
+        for (field, value) in FIELDS.iter().zip(self.row.values()) {
+            d.set_item(field.name, value_to_py(py, value)?)?;
+        }
+        let r = &self.row;
+        add_analyses(
+            py,
+            &d,
+            r.signals.as_ref(),
+            r.filters,
+            r.exact_key,
+            &r.minhash,
+        )?;
         Ok(d)
     }
 
     fn __repr__(&self) -> String {
         format!(
             "Page(url={:?}, offset={}, title={:?}, text=<{} chars>)",
-            self.url,
-            self.offset,
-            self.title,
-            self.text.chars().count()
+            self.row.url,
+            self.row.offset,
+            self.row.title,
+            self.row.text.chars().count()
         )
     }
 }
@@ -521,57 +508,9 @@ impl Sink for ChannelSink {
     }
 }
 
-impl Page {
-    fn to_row(&self) -> PageRow {
-        PageRow {
-            url: self.url.clone(),
-            warc_record_id: self.warc_record_id.clone(),
-            warc_date: self.warc_date.clone(),
-            warc_filename: self.warc_filename.clone(),
-            offset: self.offset,
-            length: self.length,
-            truncated: self.truncated.clone(),
-            http_status: self.http_status,
-            content_type: self.content_type.clone(),
-            charset: self.charset.clone(),
-            title: self.title.clone(),
-            text: self.text.clone(),
-            algorithm: self.algorithm.clone(),
-            lang: self.extras.lang.clone(),
-            lang_score: self.extras.lang_score,
-            signals: self.extras.signals.clone(),
-            filters: self.extras.filters,
-            exact_key: self.extras.exact_key,
-            minhash: self.extras.minhash.clone(),
-        }
-    }
-}
-
 impl From<PageRow> for Page {
     fn from(row: PageRow) -> Self {
-        Page {
-            url: row.url,
-            warc_record_id: row.warc_record_id,
-            warc_date: row.warc_date,
-            warc_filename: row.warc_filename,
-            offset: row.offset,
-            length: row.length,
-            truncated: row.truncated,
-            http_status: row.http_status,
-            content_type: row.content_type,
-            charset: row.charset,
-            title: row.title,
-            text: row.text,
-            algorithm: row.algorithm,
-            extras: Extras {
-                lang: row.lang,
-                lang_score: row.lang_score,
-                signals: row.signals,
-                filters: row.filters,
-                exact_key: row.exact_key,
-                minhash: row.minhash,
-            },
-        }
+        Page { row }
     }
 }
 
@@ -764,7 +703,7 @@ impl Drop for WarcReader {
 /// `None`, `lang_score` 0), about 6 % less CPU than with it.
 #[pyfunction]
 #[pyo3(
-    signature = (source, *, algorithm="addanag-plus", threads=None, max_record_bytes=16 << 20, signals=false, minhash=false, filter=None, lang=true),
+    signature = (source, *, algorithm=Algorithm::DEFAULT.name(), threads=None, max_record_bytes=crawlsift::pipeline::DEFAULT_MAX_RECORD_BYTES, signals=false, minhash=false, filter=None, lang=true),
     text_signature = "(source, *, algorithm='addanag-plus', threads=None, max_record_bytes=16777216, signals=False, minhash=False, filter=None, lang=True)"
 )]
 #[allow(clippy::too_many_arguments)]
@@ -789,6 +728,13 @@ fn read_warc(
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    // `CRAWLSIFT_HTTP_*` configure URL inputs, as for the command line.
+    let retry = match source.extract::<String>() {
+        Ok(name) if crawlsift::remote::is_url(&name) => {
+            RetryPolicy::from_env().map_err(|e| PyValueError::new_err(e.detail))?
+        }
+        _ => RetryPolicy::default(),
+    };
     let input = if source.hasattr(intern!(py, "read"))? {
         let name = source
             .getattr(intern!(py, "name"))
@@ -811,7 +757,11 @@ fn read_warc(
         // the message `crawlsift extract` prints (stdin is not opened twice).
         let input = Input::Path(path);
         if input.name() != "-" {
-            let opened = py.detach(|| input.open(max_record_bytes, Split::new(1)).map(drop));
+            let opened = py.detach(|| {
+                input
+                    .open(max_record_bytes, Split::new(1), &retry)
+                    .map(drop)
+            });
             if let Err(e) = opened {
                 return Err(os_error(e.source.kind(), e.to_string()));
             }
@@ -819,6 +769,7 @@ fn read_warc(
         input
     };
     let options = Options {
+        retry,
         algorithm,
         workers,
         max_record_bytes,
@@ -865,8 +816,8 @@ fn write_parquet(pages: &Bound<'_, PyAny>, path: PathBuf) -> PyResult<u64> {
     let columns = match pages.peek() {
         Some(Ok(first)) => match first.cast::<Page>() {
             Ok(page) => Columns {
-                signals: page.get().extras.signals.is_some(),
-                minhash: page.get().extras.minhash.is_some(),
+                signals: page.get().row.signals.is_some(),
+                minhash: page.get().row.minhash.is_some(),
             },
             Err(_) => Columns::default(),
         },
@@ -885,7 +836,7 @@ fn write_parquet(pages: &Bound<'_, PyAny>, path: PathBuf) -> PyResult<u64> {
                     .unwrap_or_default()
             ))
         })?;
-        writer.push(page.get().to_row()).map_err(io_err)?;
+        writer.push(page.get().row.clone()).map_err(io_err)?;
     }
     let rows = writer.rows();
     writer.finish().map_err(io_err)?;
@@ -905,6 +856,16 @@ fn _crawlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
     m.add("ALGORITHMS", pyo3::types::PyTuple::new(py, names)?)?;
     m.add("DEFAULT_ALGORITHM", Algorithm::DEFAULT.name())?;
+    m.add(
+        "DEFAULT_MAX_RECORD_BYTES",
+        crawlsift::pipeline::DEFAULT_MAX_RECORD_BYTES,
+    )?;
+    // The page schema: (name, Spark type, nullable) per field, in order.
+    let columns: Vec<(&str, &str, bool)> = FIELDS
+        .iter()
+        .map(|f| (f.name, f.kind.spark_type(), f.kind.nullable()))
+        .collect();
+    m.add("COLUMNS", columns)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

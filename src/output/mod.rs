@@ -11,12 +11,13 @@
 
 pub mod parquet;
 pub mod resume;
+pub mod schema;
 mod sink;
 
+pub use schema::{key_hex, Page, PageRow, FIELDS};
 pub use sink::{DirSink, StdoutSink};
 
-use crate::signals::{Filters, Signals};
-use serde::Serialize;
+use crate::signals::Signals;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -109,151 +110,11 @@ macro_rules! named {
 named!(Format, "format");
 named!(Compression, "compression");
 
-/// One extracted page and where it came from. Fields are serialised in this
-/// order; [`PageRow`] is the owned twin and Parquet's columns follow it too.
-/// `signals`, `filters` and `exact_key` are left out of JSON when `None`
-/// (no `--signals`), `minhash` when `None` (no `--minhash`; `Some(None)` is
-/// a text of fewer than 5 words, written as `null`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Page<'a> {
-    pub url: &'a str,
-    pub warc_record_id: &'a str,
-    pub warc_date: &'a str,
-    pub warc_filename: &'a str,
-    /// Byte offset of the record in the input (of its gzip member, for .warc.gz).
-    pub offset: u64,
-    /// Bytes of the record in the input; null when it shares a gzip member.
-    pub length: Option<u64>,
-    /// The record's `WARC-Truncated` reason (`length`, `time`, `disconnect`,
-    /// `unspecified`, …) when the crawler stored only part of the page, so the
-    /// text may stop short; null for a whole record.
-    pub truncated: Option<&'a str>,
-    pub http_status: Option<u16>,
-    pub content_type: Option<&'a str>,
-    /// The encoding the page was decoded from (detected, not just declared).
-    pub charset: &'a str,
-    pub title: &'a str,
-    pub text: &'a str,
-    pub algorithm: &'a str,
-    /// The text's language: ISO 639-1, else 639-3 ([`crate::signals::lang`]).
-    pub lang: Option<&'a str>,
-    /// Confidence of `lang` in [0, 1] (0 without a language).
-    pub lang_score: f64,
-    /// The raw values of the rule sets.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub signals: Option<&'a Signals>,
-    /// Per rule set, null when the page passes, else the first rule failed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub filters: Option<Filters>,
-    /// xxHash64 of the normalised text, as 16 hex digits.
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "hex_key")]
-    pub exact_key: Option<u64>,
-    /// The 112 MinHash values.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub minhash: Option<Option<&'a [u64]>>,
-}
-
-/// The exact key as JSON and Parquet write it: 16 lowercase hex digits.
-pub fn key_hex(key: u64) -> String {
-    format!("{key:016x}")
-}
-
-fn hex_key<S: serde::Serializer>(key: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
-    match key {
-        Some(k) => s.serialize_str(&key_hex(*k)),
-        None => s.serialize_none(),
-    }
-}
-
 /// The signals as a JSON tree (the `signals` object of a JSONL page), for
 /// code that walks them by name: Parquet's columns, the Python binding's
 /// dicts.
 pub fn signals_value(signals: &Signals) -> serde_json::Value {
     serde_json::to_value(signals).unwrap_or(serde_json::Value::Null)
-}
-
-impl Page<'_> {
-    /// An owned copy (what Parquet output buffers).
-    pub fn to_row(&self) -> PageRow {
-        PageRow {
-            url: self.url.into(),
-            warc_record_id: self.warc_record_id.into(),
-            warc_date: self.warc_date.into(),
-            warc_filename: self.warc_filename.into(),
-            offset: self.offset,
-            length: self.length,
-            truncated: self.truncated.map(Into::into),
-            http_status: self.http_status,
-            content_type: self.content_type.map(Into::into),
-            charset: self.charset.into(),
-            title: self.title.into(),
-            text: self.text.into(),
-            algorithm: self.algorithm.into(),
-            lang: self.lang.map(Into::into),
-            lang_score: self.lang_score,
-            signals: self.signals.cloned(),
-            filters: self.filters,
-            exact_key: self.exact_key,
-            minhash: self.minhash.map(|m| m.map(<[u64]>::to_vec)),
-        }
-    }
-}
-
-/// One extracted page with owned fields: the same fields, order and meaning
-/// as [`Page`] (and the JSONL object), for code that keeps pages, such as
-/// [`parquet::ParquetWriter`] or the Python binding.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct PageRow {
-    pub url: String,
-    pub warc_record_id: String,
-    pub warc_date: String,
-    pub warc_filename: String,
-    pub offset: u64,
-    pub length: Option<u64>,
-    pub truncated: Option<String>,
-    pub http_status: Option<u16>,
-    pub content_type: Option<String>,
-    pub charset: String,
-    pub title: String,
-    pub text: String,
-    pub algorithm: String,
-    pub lang: Option<String>,
-    pub lang_score: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub signals: Option<Signals>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub filters: Option<Filters>,
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "hex_key")]
-    pub exact_key: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub minhash: Option<Option<Vec<u64>>>,
-}
-
-impl PageRow {
-    /// A borrowed view, to serialise with a [`Formatter`].
-    pub fn as_page(&self) -> Page<'_> {
-        Page {
-            url: &self.url,
-            warc_record_id: &self.warc_record_id,
-            warc_date: &self.warc_date,
-            warc_filename: &self.warc_filename,
-            offset: self.offset,
-            length: self.length,
-            truncated: self.truncated.as_deref(),
-            http_status: self.http_status,
-            content_type: self.content_type.as_deref(),
-            charset: &self.charset,
-            title: &self.title,
-            text: &self.text,
-            algorithm: &self.algorithm,
-            lang: self.lang.as_deref(),
-            lang_score: self.lang_score,
-            signals: self.signals.as_ref(),
-            filters: self.filters,
-            exact_key: self.exact_key,
-            minhash: self.minhash.as_ref().map(Option::as_deref),
-        }
-    }
 }
 
 /// A page ready for the writer: bytes to append (JSONL, WET, text), or a
@@ -485,6 +346,7 @@ fn warc_record(headers: &[(&str, &str)], block: &[u8], conversion: Option<&str>)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::signals::Filters;
 
     /// `p` as `crawlsift extract`'s JSONL object.
     fn jsonl(p: &Page<'_>) -> serde_json::Value {

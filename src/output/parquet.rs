@@ -7,9 +7,10 @@
 //! [`ROW_GROUP_ROWS`] rows or [`ROW_GROUP_BYTES`] bytes (strings and row
 //! structs) are buffered, so memory per open file stays near
 //! `ROW_GROUP_BYTES` plus one encoded page (1 MiB) whatever the input size:
-//! a row group's strings are moved into the column writers, not copied. The schema ([`SCHEMA`]) has the JSONL
+//! a row group's strings are moved into the column writers, not copied. The schema ([`base_schema`]) has the JSONL
 //! object's fields, names, order and null-ability.
 
+use super::schema::{Kind, Slot, FIELDS};
 use super::PageRow;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::data_type::{ByteArray, ByteArrayType, Int32Type, Int64Type};
@@ -21,27 +22,20 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The Parquet schema of crawlsift's pages without the optional columns: the
-/// JSONL fields in the same order, nullable where JSONL has `null`. Offsets
-/// and lengths are INT64, the HTTP status INT32, `lang_score` DOUBLE,
-/// strings UTF-8 (`STRING`). [`schema`] adds the columns [`Columns`] asks for.
-pub const SCHEMA: &str = "message crawlsift_page {
-  required binary url (STRING);
-  required binary warc_record_id (STRING);
-  required binary warc_date (STRING);
-  required binary warc_filename (STRING);
-  required int64 offset;
-  optional int64 length;
-  optional binary truncated (STRING);
-  optional int32 http_status;
-  optional binary content_type (STRING);
-  required binary charset (STRING);
-  required binary title (STRING);
-  required binary text (STRING);
-  required binary algorithm (STRING);
-  optional binary lang (STRING);
-  required double lang_score;
-}";
+/// The Parquet schema of crawlsift's pages without the optional columns:
+/// the fields of [`FIELDS`] in their order, nullable where JSONL has `null`
+/// (offsets and lengths INT64, the HTTP status INT32, `lang_score` DOUBLE,
+/// strings UTF-8). [`schema`] adds the columns [`Columns`] asks for.
+pub fn base_schema() -> String {
+    let mut schema = String::from("message crawlsift_page {\n");
+    for field in FIELDS {
+        schema.push_str("  ");
+        schema.push_str(&field.kind.parquet_column(field.name));
+        schema.push('\n');
+    }
+    schema.push('}');
+    schema
+}
 
 /// The optional columns (`crawlsift extract --signals`, `--minhash`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -82,11 +76,9 @@ enum LeafKind {
     Str,
 }
 
-/// A column after [`SCHEMA`]'s first 13 (whose writing is fixed).
+/// A column after [`FIELDS`]' (the optional analyses).
 #[derive(Debug, Clone)]
 enum Extra {
-    Lang,
-    LangScore,
     Signal(SignalLeaf),
     Filter(usize),
     ExactKey,
@@ -162,8 +154,8 @@ fn describe(
 /// The Parquet schema (message type) of a file with `columns`, and the
 /// columns after the fixed ones, in order.
 fn layout(columns: Columns) -> (String, Vec<Extra>) {
-    let mut schema = SCHEMA.trim_end_matches('}').to_owned();
-    let mut extra = vec![Extra::Lang, Extra::LangScore];
+    let mut schema = base_schema().trim_end_matches('}').to_owned();
+    let mut extra = Vec::new();
     if columns.signals {
         let (group, leaves) = signal_layout();
         schema.push_str(&group);
@@ -214,7 +206,7 @@ pub enum ParquetError {
 /// Writes [`PageRow`]s to one Parquet file in bounded row groups.
 pub struct ParquetWriter<W: Write + Send> {
     writer: SerializedFileWriter<W>,
-    /// What the columns after the first 13 hold.
+    /// What the columns after [`FIELDS`]' hold.
     extra: Vec<Extra>,
     rows: Vec<PageRow>,
     buffered_bytes: usize,
@@ -322,100 +314,19 @@ impl<W: Write + Send> ParquetWriter<W> {
             } else {
                 Vec::new()
             };
-        // Columns in SCHEMA order; strings are moved, not copied.
-        let take = |rows: &mut [PageRow], f: fn(&mut PageRow) -> String| -> Vec<ByteArray> {
-            rows.iter_mut()
-                .map(|r| ByteArray::from(f(r).into_bytes()))
-                .collect()
-        };
-        let take_opt = |rows: &mut [PageRow],
-                        f: fn(&mut PageRow) -> Option<String>|
-         -> (Vec<ByteArray>, Vec<i16>) {
-            let mut values = Vec::new();
-            let levels = rows
-                .iter_mut()
-                .map(|r| match f(r) {
-                    Some(s) => {
-                        values.push(ByteArray::from(s.into_bytes()));
-                        1
-                    }
-                    None => 0,
-                })
-                .collect();
-            (values, levels)
-        };
+        // Columns in schema order: the table's, then the optional ones.
         let mut column = 0;
         while let Some(mut writer) = group.next_column()? {
-            match column {
-                0..=3 | 9..=12 => {
-                    let values = take(
-                        &mut rows,
-                        match column {
-                            0 => |r| std::mem::take(&mut r.url),
-                            1 => |r| std::mem::take(&mut r.warc_record_id),
-                            2 => |r| std::mem::take(&mut r.warc_date),
-                            3 => |r| std::mem::take(&mut r.warc_filename),
-                            9 => |r| std::mem::take(&mut r.charset),
-                            10 => |r| std::mem::take(&mut r.title),
-                            11 => |r| std::mem::take(&mut r.text),
-                            _ => |r| std::mem::take(&mut r.algorithm),
-                        },
-                    );
-                    writer
-                        .typed::<ByteArrayType>()
-                        .write_batch(&values, None, None)?;
-                }
-                4 => {
-                    let values: Vec<i64> = rows.iter().map(|r| to_i64(r.offset)).collect();
-                    writer
-                        .typed::<Int64Type>()
-                        .write_batch(&values, None, None)?;
-                }
-                5 => {
-                    let values: Vec<i64> =
-                        rows.iter().filter_map(|r| r.length).map(to_i64).collect();
-                    let levels: Vec<i16> =
-                        rows.iter().map(|r| i16::from(r.length.is_some())).collect();
-                    writer
-                        .typed::<Int64Type>()
-                        .write_batch(&values, Some(&levels), None)?;
-                }
-                6 | 8 => {
-                    let (values, levels) = take_opt(
-                        &mut rows,
-                        if column == 6 {
-                            |r| r.truncated.take()
-                        } else {
-                            |r| r.content_type.take()
-                        },
-                    );
-                    writer
-                        .typed::<ByteArrayType>()
-                        .write_batch(&values, Some(&levels), None)?;
-                }
-                7 => {
-                    let values: Vec<i32> = rows
-                        .iter()
-                        .filter_map(|r| r.http_status)
-                        .map(i32::from)
-                        .collect();
-                    let levels: Vec<i16> = rows
-                        .iter()
-                        .map(|r| i16::from(r.http_status.is_some()))
-                        .collect();
-                    writer
-                        .typed::<Int32Type>()
-                        .write_batch(&values, Some(&levels), None)?;
-                }
-                _ => {
-                    let Some(extra) = self.extra.get(column - 13) else {
-                        return Err(parquet::errors::ParquetError::General(format!(
-                            "the schema has more columns than crawlsift writes ({column})"
-                        ))
-                        .into());
-                    };
-                    write_extra(extra, &mut rows, &signals, &mut writer)?;
-                }
+            if column < FIELDS.len() {
+                write_field(column, &mut rows, &mut writer)?;
+            } else {
+                let Some(extra) = self.extra.get(column - FIELDS.len()) else {
+                    return Err(parquet::errors::ParquetError::General(format!(
+                        "the schema has more columns than crawlsift writes ({column})"
+                    ))
+                    .into());
+                };
+                write_extra(extra, &mut rows, &signals, &mut writer)?;
             }
             writer.close()?;
             column += 1;
@@ -446,7 +357,64 @@ fn missing(what: &str, r: &PageRow) -> parquet::errors::ParquetError {
     ))
 }
 
-/// Writes one column after the first 13 for `rows`, whose signals (when
+/// Writes the column of the table's field `index` for `rows`; strings are
+/// moved out of the rows, not copied.
+fn write_field(
+    index: usize,
+    rows: &mut [PageRow],
+    writer: &mut parquet::file::writer::SerializedColumnWriter<'_>,
+) -> Result<(), parquet::errors::ParquetError> {
+    use parquet::data_type::DoubleType;
+    let (mut strings, mut ints, mut doubles, mut levels) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for row in rows.iter_mut() {
+        match std::mem::replace(&mut row.slots()[index], Slot::U64(0)) {
+            Slot::Str(s) => strings.push(ByteArray::from(std::mem::take(s).into_bytes())),
+            Slot::OptStr(s) => {
+                levels.push(i16::from(s.is_some()));
+                strings.extend(s.take().map(|s| ByteArray::from(s.into_bytes())));
+            }
+            Slot::U64(v) => ints.push(to_i64(v)),
+            Slot::OptU64(v) => {
+                levels.push(i16::from(v.is_some()));
+                ints.extend(v.map(to_i64));
+            }
+            Slot::OptU16(v) => {
+                levels.push(i16::from(v.is_some()));
+                ints.extend(v.map(i64::from));
+            }
+            Slot::F64(v) => doubles.push(v),
+        }
+    }
+    let kind = FIELDS[index].kind;
+    let levels = kind.nullable().then_some(&levels[..]);
+    match kind {
+        Kind::Str | Kind::OptStr => {
+            writer
+                .typed::<ByteArrayType>()
+                .write_batch(&strings, levels, None)?;
+        }
+        Kind::U64 | Kind::OptU64 => {
+            writer
+                .typed::<Int64Type>()
+                .write_batch(&ints, levels, None)?;
+        }
+        Kind::OptU16 => {
+            let ints: Vec<i32> = ints.into_iter().map(|v| v as i32).collect();
+            writer
+                .typed::<Int32Type>()
+                .write_batch(&ints, levels, None)?;
+        }
+        Kind::F64 => {
+            writer
+                .typed::<DoubleType>()
+                .write_batch(&doubles, levels, None)?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes one optional column for `rows`, whose signals (when
 /// the file has their columns) are `signals`.
 fn write_extra(
     extra: &Extra,
@@ -465,18 +433,6 @@ fn write_extra(
         (values, levels)
     };
     match extra {
-        Extra::Lang => {
-            let (values, levels) = strings(rows.iter_mut().map(|r| r.lang.take()).collect());
-            writer
-                .typed::<ByteArrayType>()
-                .write_batch(&values, Some(&levels), None)?;
-        }
-        Extra::LangScore => {
-            let values: Vec<f64> = rows.iter().map(|r| r.lang_score).collect();
-            writer
-                .typed::<DoubleType>()
-                .write_batch(&values, None, None)?;
-        }
         Extra::Filter(i) => {
             let mut values = Vec::with_capacity(rows.len());
             for r in rows.iter() {

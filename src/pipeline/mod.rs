@@ -13,7 +13,10 @@
 //! `4 * workers * BATCH_RECORDS` records holding at most
 //! `4 * workers * BATCH_BYTES + max_record_bytes` bytes of blocks exist at once.
 
+mod reason;
 mod work;
+
+pub use reason::{Failed, Filtered, Skipped};
 
 use crate::output::{Formatter, Rendered};
 use crate::warc::{OpenError, ProblemKind, Split, WarcReader};
@@ -41,6 +44,11 @@ pub trait Sink {
     fn finish(&mut self, file: usize, stats: &FileStats) -> std::io::Result<Option<PathBuf>>;
 }
 
+/// The default record cap (`--max-record-bytes`, `max_record_bytes=`): a
+/// record whose block, or whose HTTP body once decoded, is larger is
+/// skipped and counted as `too_large`, never cut.
+pub const DEFAULT_MAX_RECORD_BYTES: u64 = 16 << 20;
+
 #[derive(Debug, Clone)]
 pub struct Options {
     pub algorithm: Algorithm,
@@ -53,6 +61,10 @@ pub struct Options {
     /// What is computed from each text besides its language, and which
     /// pages are dropped.
     pub signals: SignalOptions,
+    /// How hard `http(s)://` inputs are retried (the caller decides: the CLI
+    /// and the Python binding read `CRAWLSIFT_HTTP_*`,
+    /// [`crate::remote::RetryPolicy::from_env`]).
+    pub retry: crate::remote::RetryPolicy,
 }
 
 /// The analysis of each extracted text ([`crate::signals`]): the language
@@ -79,8 +91,8 @@ pub struct FileStats {
     pub bytes: u64,
     pub read: u64,
     pub extracted: u64,
-    pub skipped: BTreeMap<&'static str, u64>,
-    pub failed: BTreeMap<&'static str, u64>,
+    pub skipped: BTreeMap<Skipped, u64>,
+    pub failed: BTreeMap<Failed, u64>,
     /// The first problems, with file, offset and record number.
     pub problems: Vec<String>,
     /// Why the input could not be read at all.
@@ -89,17 +101,35 @@ pub struct FileStats {
 }
 
 impl FileStats {
+    /// Records skipped under the reason named `name` (`"not_html"`, …).
+    pub fn skipped_as(&self, name: &str) -> u64 {
+        self.skipped
+            .iter()
+            .filter(|(reason, _)| reason.name() == name)
+            .map(|(_, n)| n)
+            .sum()
+    }
+
+    /// Records failed under the reason named `name` (`"corrupt_gzip"`, …).
+    pub fn failed_as(&self, name: &str) -> u64 {
+        self.failed
+            .iter()
+            .filter(|(reason, _)| reason.name() == name)
+            .map(|(_, n)| n)
+            .sum()
+    }
+
     /// Keeps `message` for the report if fewer than the kept maximum are.
     fn note(&mut self, message: String) {
         if self.problems.len() < MAX_PROBLEMS_KEPT {
             self.problems.push(message);
         }
     }
-    fn fail(&mut self, reason: &'static str) {
+    fn fail(&mut self, reason: Failed) {
         self.read += 1;
         *self.failed.entry(reason).or_default() += 1;
     }
-    fn skip(&mut self, reason: &'static str) {
+    fn skip(&mut self, reason: Skipped) {
         self.read += 1;
         *self.skipped.entry(reason).or_default() += 1;
     }
@@ -149,7 +179,12 @@ impl Input {
     /// Opens the input for reading: a file (`-` is stdin, an `http(s)://`
     /// URL is streamed, see [`crate::remote`]) or the stream, which can be
     /// opened once.
-    pub fn open(&self, max_record_bytes: u64, split: Split) -> Result<WarcReader, OpenError> {
+    pub fn open(
+        &self,
+        max_record_bytes: u64,
+        split: Split,
+        retry: &crate::remote::RetryPolicy,
+    ) -> Result<WarcReader, OpenError> {
         match self {
             Input::Path(path) if path.as_os_str() == "-" => {
                 let stdin = BufReader::with_capacity(STREAM_BUFFER, std::io::stdin());
@@ -161,7 +196,7 @@ impl Input {
                 })
             }
             Input::Path(path) if crate::remote::is_url(&path.display().to_string()) => {
-                crate::remote::open_warc(&path.display().to_string(), max_record_bytes)
+                crate::remote::open_warc(&path.display().to_string(), max_record_bytes, retry)
             }
             Input::Path(path) => WarcReader::open_split(path, max_record_bytes, split),
             Input::Stream(stream) => {
@@ -318,10 +353,10 @@ const STREAM_BUFFER: usize = 256 << 10;
 /// What a worker made of one record.
 enum Outcome {
     Page(Rendered),
-    Skipped(&'static str),
+    Skipped(Skipped),
     /// Skipped, and the user should hear why (file, offset, record number).
-    SkippedWarn(&'static str, String),
-    Failed(&'static str),
+    SkippedWarn(Skipped, String),
+    Failed(Failed),
 }
 
 /// One worker result: the record's number in its file's jobs, what became
@@ -416,6 +451,7 @@ pub fn run_inputs(
                 pool: pool_rx.clone(),
                 max_record_bytes: options.max_record_bytes,
                 split,
+                retry: &options.retry,
                 progress,
             };
             scope.spawn(move || reader.run());
@@ -543,10 +579,10 @@ fn merge(into: &mut FileStats, from: &FileStats) {
     into.read += from.read;
     into.extracted += from.extracted;
     for (reason, n) in &from.skipped {
-        *into.skipped.entry(reason).or_default() += n;
+        *into.skipped.entry(*reason).or_default() += n;
     }
     for (reason, n) in &from.failed {
-        *into.failed.entry(reason).or_default() += n;
+        *into.failed.entry(*reason).or_default() += n;
     }
 }
 
@@ -559,6 +595,7 @@ struct ReaderThread<'a> {
     pool: Receiver<Vec<u8>>,
     max_record_bytes: u64,
     split: Split,
+    retry: &'a crate::remote::RetryPolicy,
     progress: &'a Progress,
 }
 
@@ -588,7 +625,7 @@ impl ReaderThread<'_> {
             file: input.name(),
             ..FileStats::default()
         };
-        let mut reader = match input.open(self.max_record_bytes, self.split) {
+        let mut reader = match input.open(self.max_record_bytes, self.split, self.retry) {
             Ok(reader) => reader,
             Err(e) => {
                 stats.error = Some(e.to_string());
@@ -614,7 +651,7 @@ impl ReaderThread<'_> {
                     {
                         not_warc = Some(problem.detail.clone());
                     }
-                    stats.fail(problem.kind.reason());
+                    stats.fail(Failed::Problem(problem.kind));
                     if problem.kind == ProblemKind::Io && stats.error.is_none() {
                         // The rest of the input is unread: not a complete output.
                         stats.error = Some(problem.to_string());
@@ -626,7 +663,7 @@ impl ReaderThread<'_> {
                     match work::Job::candidate(&record) {
                         Err(reason) => {
                             stats.skip(reason);
-                            if reason == work::TOO_LARGE {
+                            if reason == Skipped::TooLarge {
                                 stats.note(format!(
                                     "{}: record {} at byte offset {} ({}): its block of {} bytes is over --max-record-bytes {}; skipped",
                                     input,

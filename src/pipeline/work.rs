@@ -1,5 +1,6 @@
 //! Worker threads: HTTP decoding, HTML classification, extraction, serialisation.
 
+use super::reason::{Failed, Filtered, Skipped};
 use super::{Done, Message, Options, Outcome};
 use crate::http::{self, PayloadDecoder};
 use crate::output::{Formatter, Page};
@@ -7,11 +8,7 @@ use crate::signals::{Analyser, RuleSet};
 use crate::warc::Record;
 use crate::Extractor;
 use crossbeam_channel::{Receiver, Sender};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
-
-/// The skip reason of a record or payload over `--max-record-bytes`.
-pub(super) const TOO_LARGE: &str = "too_large";
+use std::sync::Arc;
 
 /// Which WARC record types can hold a page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,7 +43,7 @@ pub(super) struct Job {
 
 impl Job {
     /// Whether a record can hold a page; otherwise the reason it is skipped.
-    pub(super) fn candidate(record: &Record<'_>) -> Result<Kind, &'static str> {
+    pub(super) fn candidate(record: &Record<'_>) -> Result<Kind, Skipped> {
         let kind = match record
             .headers
             .warc_type()
@@ -56,18 +53,18 @@ impl Job {
         {
             Some("response") => Kind::Response,
             Some("resource") => Kind::Resource,
-            Some("request") => return Err("request"),
-            Some("metadata") => return Err("metadata"),
-            Some("revisit") => return Err("revisit"),
-            Some("warcinfo") => return Err("warcinfo"),
-            Some("conversion") => return Err("conversion"),
-            Some("continuation") => return Err("continuation"),
-            _ => return Err("other_type"),
+            Some("request") => return Err(Skipped::Request),
+            Some("metadata") => return Err(Skipped::Metadata),
+            Some("revisit") => return Err(Skipped::Revisit),
+            Some("warcinfo") => return Err(Skipped::Warcinfo),
+            Some("conversion") => return Err(Skipped::Conversion),
+            Some("continuation") => return Err(Skipped::Continuation),
+            _ => return Err(Skipped::OtherType),
         };
         // Documented choice: a record over the cap is skipped, not truncated;
         // a cut page would yield text that looks complete but is not.
         if record.oversized() {
-            return Err(TOO_LARGE);
+            return Err(Skipped::TooLarge);
         }
         Ok(kind)
     }
@@ -103,21 +100,6 @@ impl Job {
             block,
         }
     }
-}
-
-/// The skip reason of a page `--filter` drops: `filter:<rule set>:<rule>`.
-/// Reasons are `&'static str` keys; each of the finitely many (rule set,
-/// rule) pairs is leaked once.
-fn filter_reason(set: &'static str, rule: &'static str) -> &'static str {
-    type Names = Mutex<HashMap<(&'static str, &'static str), &'static str>>;
-    static NAMES: OnceLock<Names> = OnceLock::new();
-    let names = NAMES.get_or_init(Default::default);
-    let Ok(mut names) = names.lock() else {
-        return "filter";
-    };
-    names
-        .entry((set, rule))
-        .or_insert_with(|| Box::leak(format!("filter:{set}:{rule}").into_boxed_str()))
 }
 
 pub(super) struct Worker {
@@ -194,17 +176,17 @@ impl Worker {
         let (status, content_type, payload) = match job.kind {
             Kind::Response => {
                 let Ok(head) = http::parse_response(&job.block) else {
-                    return Outcome::Failed("bad_http");
+                    return Outcome::Failed(Failed::BadHttp);
                 };
                 if !(200..300).contains(&head.status) {
-                    return Outcome::Skipped("http_status");
+                    return Outcome::Skipped(Skipped::HttpStatus);
                 }
                 let payload = self.decoder.decode(&head, self.max_record_bytes);
                 // Documented choice, as for blocks: a body that decodes past
                 // the cap is skipped, not cut.
                 if payload.capped {
                     return Outcome::SkippedWarn(
-                        TOO_LARGE,
+                        Skipped::TooLarge,
                         format!(
                             "{}: record {} at byte offset {} ({}): its HTTP body decodes ({}) to more than --max-record-bytes {}; skipped",
                             job.input,
@@ -221,10 +203,10 @@ impl Worker {
             Kind::Resource => (None, job.warc_content_type.as_deref(), &job.block[..]),
         };
         if !http::is_html(content_type, payload) {
-            return Outcome::Skipped("not_html");
+            return Outcome::Skipped(Skipped::NotHtml);
         }
         if http::looks_binary(payload) {
-            return Outcome::Skipped("binary");
+            return Outcome::Skipped(Skipped::Binary);
         }
         let charset = content_type.and_then(http::charset);
         let algorithm = self.extractor.algorithm();
@@ -232,7 +214,7 @@ impl Worker {
         // Without `--filter` (no rule set), nothing is dropped.
         let analysis = match self.analyser.analyse_or_drop(extraction.text, &self.filter) {
             Ok(analysis) => analysis,
-            Err((set, rule)) => return Outcome::Skipped(filter_reason(set, rule)),
+            Err((set, rule)) => return Outcome::Skipped(Skipped::Filter(Filtered { set, rule })),
         };
         let page = Page {
             url: &job.url,
@@ -258,7 +240,7 @@ impl Worker {
         };
         match self.formatter.render(&page) {
             Ok(rendered) => Outcome::Page(rendered),
-            Err(_) => Outcome::Failed("write"),
+            Err(_) => Outcome::Failed(Failed::Write),
         }
     }
 }

@@ -173,7 +173,7 @@ fn a_record_cut_short_does_not_hide_the_next_one() {
         (
             seen.problems[0].0,
             seen.problems[0].1,
-            seen.problems[0].2.clone()
+            seen.problems[0].2
         ),
         (2, members[0].len() as u64, ProblemKind::BadContentLength)
     );
@@ -228,7 +228,7 @@ fn junk_between_records_is_one_problem_per_stretch() {
     ];
     let seen = read_everywhere(&gz.concat(), "junk.warc.gz", 1 << 20);
     assert_eq!(seen.uris, uris([1, 2, 3]), "{seen:?}");
-    let kinds: Vec<ProblemKind> = seen.problems.iter().map(|p| p.2.clone()).collect();
+    let kinds: Vec<ProblemKind> = seen.problems.iter().map(|p| p.2).collect();
     assert_eq!(kinds, vec![ProblemKind::NotWarc, ProblemKind::CorruptGzip]);
     assert_eq!(seen.problems[1].1, (gz[0].len() + gz[1].len()) as u64);
 }
@@ -259,7 +259,7 @@ fn a_content_length_above_the_cap_swallows_nothing() {
             (
                 seen.problems[0].0,
                 seen.problems[0].1,
-                seen.problems[0].2.clone()
+                seen.problems[0].2
             ),
             (1, 0, ProblemKind::BadContentLength),
             "{name}"

@@ -92,7 +92,7 @@ impl Record<'_> {
 }
 
 /// What went wrong with one record (or stretch of input).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ProblemKind {
     /// Bytes that do not start a WARC record (`WARC/` expected).
     NotWarc,

@@ -6,6 +6,7 @@ use crawlsift::output::parquet::Columns;
 use crawlsift::output::resume::{self, Decision, Settings};
 use crawlsift::output::{Compression, DirSink, Format, Formatter, StdoutSink};
 use crawlsift::pipeline::{self, FileStats, Options, Progress, SignalOptions, Sink};
+use crawlsift::remote::{self, RetryPolicy};
 use crawlsift::signals::RuleSet;
 use crawlsift::Algorithm;
 use std::collections::HashSet;
@@ -71,7 +72,7 @@ pub struct Args {
     /// cut page would give text that looks whole. With the records in
     /// flight (at most 4 MiB of blocks per worker plus one record) this
     /// bounds memory.
-    #[arg(long, default_value_t = 16 << 20, value_name = "BYTES")]
+    #[arg(long, default_value_t = pipeline::DEFAULT_MAX_RECORD_BYTES, value_name = "BYTES")]
     max_record_bytes: u64,
     /// Add each page's quality signals (`signals`), the Gopher, C4 and
     /// FineWeb decisions (`filters`: per rule set null when the page passes,
@@ -123,7 +124,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let workers = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // The environment is read here, and only when an input is a URL.
+    let retry = if inputs
+        .iter()
+        .any(|i| i.to_str().is_some_and(remote::is_url))
+    {
+        RetryPolicy::from_env().map_err(|e| anyhow::anyhow!(e.detail))?
+    } else {
+        RetryPolicy::default()
+    };
     let options = Options {
+        retry,
         algorithm: args.algorithm,
         workers,
         max_record_bytes: args.max_record_bytes,
@@ -282,9 +293,9 @@ fn expand_directories(inputs: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
 /// relative entries are prefixed with `base` when given.
 fn read_paths(list: &Path, base: Option<&str>) -> anyhow::Result<Vec<PathBuf>> {
     let file: Box<dyn std::io::Read> = match list.to_str() {
-        Some(url) if crawlsift::remote::is_url(url) => Box::new(
-            crawlsift::remote::RetryPolicy::from_env()
-                .and_then(|policy| crawlsift::remote::RemoteReader::open(url, &policy))
+        Some(url) if remote::is_url(url) => Box::new(
+            RetryPolicy::from_env()
+                .and_then(|policy| remote::RemoteReader::open(url, &policy))
                 .context("cannot open paths list")?,
         ),
         _ => Box::new(
@@ -344,14 +355,14 @@ fn progress_bar(total: Option<u64>) -> indicatif::ProgressBar {
 /// The human summary on stderr: one line per input and a total.
 fn summary(stats: &[FileStats], secs: f64) {
     // "skipped 34 (metadata 16, request 17, warcinfo 1)", or "skipped 0".
-    let counted = |what: &str, m: &std::collections::BTreeMap<&str, u64>| {
+    fn counted<K: std::fmt::Display>(what: &str, m: &std::collections::BTreeMap<K, u64>) -> String {
         let total: u64 = m.values().sum();
         if m.is_empty() {
             return format!("{what} {total}");
         }
         let reasons: Vec<_> = m.iter().map(|(k, v)| format!("{k} {v}")).collect();
         format!("{what} {total} ({})", reasons.join(", "))
-    };
+    }
     for s in stats {
         if s.error.is_some() {
             // The error itself is printed after the summary.

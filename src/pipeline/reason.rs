@@ -1,0 +1,153 @@
+//! Why a record gave no page, as types with stable names: the names are the
+//! keys of `--stats`, of the summaries and of the Python stats dicts, and
+//! maps of reasons are ordered by them.
+
+use crate::warc::ProblemKind;
+use serde::{Serialize, Serializer};
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::fmt;
+
+/// Why a record that was read gave no page, by choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Skipped {
+    /// A `request` record.
+    Request,
+    /// A `metadata` record.
+    Metadata,
+    /// A `revisit` record (the page is in an earlier capture).
+    Revisit,
+    /// A `warcinfo` record.
+    Warcinfo,
+    /// A `conversion` record.
+    Conversion,
+    /// A `continuation` record (a later segment of a segmented record).
+    Continuation,
+    /// A record of another or no `WARC-Type`.
+    OtherType,
+    /// A block, or an HTTP body once decoded, over the record cap.
+    TooLarge,
+    /// An HTTP status outside 200–299.
+    HttpStatus,
+    /// A payload that is not HTML (by its `Content-Type` and first bytes).
+    NotHtml,
+    /// A payload labelled HTML that holds binary data.
+    Binary,
+    /// A page a `--filter` rule set drops.
+    Filter(Filtered),
+}
+
+/// The rule set and rule that dropped a page, by their datatrove names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Filtered {
+    /// The rule set (`gopher_quality`, `c4`, …).
+    pub set: &'static str,
+    /// The first rule the page fails.
+    pub rule: &'static str,
+}
+
+impl Skipped {
+    /// The stable name: `not_html`, `too_large`, `filter:<rule set>:<rule>`, ….
+    pub fn name(&self) -> Cow<'static, str> {
+        Cow::Borrowed(match self {
+            Skipped::Request => "request",
+            Skipped::Metadata => "metadata",
+            Skipped::Revisit => "revisit",
+            Skipped::Warcinfo => "warcinfo",
+            Skipped::Conversion => "conversion",
+            Skipped::Continuation => "continuation",
+            Skipped::OtherType => "other_type",
+            Skipped::TooLarge => "too_large",
+            Skipped::HttpStatus => "http_status",
+            Skipped::NotHtml => "not_html",
+            Skipped::Binary => "binary",
+            Skipped::Filter(f) => return Cow::Owned(format!("filter:{}:{}", f.set, f.rule)),
+        })
+    }
+}
+
+/// Why a record could not give a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Failed {
+    /// A damaged stretch of the input (one per problem the reader reports).
+    Problem(ProblemKind),
+    /// A `response` record whose block is not an HTTP response.
+    BadHttp,
+    /// The page could not be serialised.
+    Write,
+}
+
+impl Failed {
+    /// The stable name: `bad_http`, `write`, or the problem's
+    /// ([`ProblemKind::reason`]: `corrupt_gzip`, `truncated`, …).
+    pub fn name(&self) -> Cow<'static, str> {
+        Cow::Borrowed(match self {
+            Failed::Problem(kind) => kind.reason(),
+            Failed::BadHttp => "bad_http",
+            Failed::Write => "write",
+        })
+    }
+}
+
+macro_rules! named {
+    ($($t:ty),*) => {$(
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.name())
+            }
+        }
+
+        /// Ordered by name, so maps of reasons list them alphabetically.
+        impl Ord for $t {
+            fn cmp(&self, other: &Self) -> Ordering {
+                self.name().cmp(&other.name())
+            }
+        }
+
+        impl PartialOrd for $t {
+            fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&self.name())
+            }
+        }
+    )*};
+}
+named!(Skipped, Failed);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn names_are_stable_and_order_maps() {
+        let filtered = Skipped::Filter(Filtered {
+            set: "c4",
+            rule: "c4_too_few_sentences",
+        });
+        let mut map = BTreeMap::new();
+        for reason in [
+            Skipped::TooLarge,
+            filtered,
+            Skipped::Binary,
+            Skipped::NotHtml,
+        ] {
+            map.insert(reason, 1u64);
+        }
+        let json = serde_json::to_string(&map).unwrap_or_default();
+        assert_eq!(
+            json,
+            r#"{"binary":1,"filter:c4:c4_too_few_sentences":1,"not_html":1,"too_large":1}"#
+        );
+        assert_eq!(
+            Failed::Problem(ProblemKind::CorruptGzip).to_string(),
+            "corrupt_gzip"
+        );
+        assert_eq!(Failed::BadHttp.to_string(), "bad_http");
+    }
+}
