@@ -17,8 +17,8 @@
 //!     target/release/examples/count_instructions lang
 //! ```
 //!
-//! callgrind prints the instructions counted ("Collected"); PERF.md and
-//! ACCURACY.md quote them before and after a change.
+//! callgrind prints the instructions counted ("Collected"): a measure of
+//! a change that the machine's load does not move.
 
 use crawlsift::signals::{Analyser, Config, RuleSet};
 use crawlsift::{Algorithm, Extractor};

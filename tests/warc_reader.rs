@@ -137,11 +137,7 @@ fn truncated_file_reports_the_cut_with_file_and_offset() {
     let problems = problems_of(&shared("resiliparse_clipped.warc.gz"));
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(
-        (
-            problems[0].kind,
-            problems[0].offset,
-            problems[0].number
-        ),
+        (problems[0].kind, problems[0].offset, problems[0].number),
         (ProblemKind::Truncated, 0, 1)
     );
     let message = problems[0].to_string();

@@ -170,11 +170,7 @@ fn a_record_cut_short_does_not_hide_the_next_one() {
     assert_eq!(seen.uris, uris([1, 3, 4, 5]), "{seen:?}");
     assert_eq!(seen.problems.len(), 1, "{seen:?}");
     assert_eq!(
-        (
-            seen.problems[0].0,
-            seen.problems[0].1,
-            seen.problems[0].2
-        ),
+        (seen.problems[0].0, seen.problems[0].1, seen.problems[0].2),
         (2, members[0].len() as u64, ProblemKind::BadContentLength)
     );
 }
@@ -256,11 +252,7 @@ fn a_content_length_above_the_cap_swallows_nothing() {
         assert_eq!(seen.oversized, uris([1]), "{name}");
         assert_eq!(seen.problems.len(), 1, "{name}: {:?}", seen.problems);
         assert_eq!(
-            (
-                seen.problems[0].0,
-                seen.problems[0].1,
-                seen.problems[0].2
-            ),
+            (seen.problems[0].0, seen.problems[0].1, seen.problems[0].2),
             (1, 0, ProblemKind::BadContentLength),
             "{name}"
         );

@@ -82,8 +82,8 @@ pub struct Args {
     #[arg(long)]
     signals: bool,
     /// Do not identify the language: `lang` is null and `lang_score` 0 (in
-    /// WET, no WARC-Identified-Content-Language). Saves about 6 % of the CPU
-    /// of a plain extraction (PERF.md §11).
+    /// WET, no WARC-Identified-Content-Language). Saves about 4–5 % of the
+    /// CPU of a plain extraction (PERF.md §11).
     #[arg(long)]
     no_lang: bool,
     /// Add the MinHash signature (`minhash`: 14 bands x 8 64-bit values,

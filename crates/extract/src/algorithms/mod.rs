@@ -273,7 +273,7 @@ impl Extractor {
         };
         // Most pages are read as their own bytes once these are known to be
         // valid UTF-8: they are counted first and validated after, while
-        // they are in cache (3 % faster than validating first, PERF.md §5),
+        // they are in cache (faster than validating first),
         // and counted again only when they turn out not to be.
         let early = sniffed
             .utf8_if_valid()

@@ -153,7 +153,7 @@ impl Tracker {
     /// to the end of the page, as in an HTML parser's tree. Always inlined:
     /// it has two callers (the counting pass and [`super::nested`]'s walk),
     /// and left to the compiler it is not inlined into the pass, which made
-    /// that walk cost 9 % of the extraction instead of 3.5 % (PERF.md §5).
+    /// that walk cost more than twice as much.
     ///
     /// `memo`, when given, remembers the cues of the page's container tags
     /// ([`CueMemo`]); it must have been started on this page.

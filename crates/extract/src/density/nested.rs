@@ -2,8 +2,8 @@
 //!
 //! The counting pass follows one furniture element at a time: inside one,
 //! it only looks for its end. That keeps the pass cheap; following the
-//! furniture inside furniture in the pass cost 10 % of the extraction time
-//! (PERF.md §5). It matters only where a weak mark misled, the
+//! furniture inside furniture in the pass cost a tenth of the extraction
+//! time. It matters only where a weak mark misled, the
 //! article inside a share plugin's container: there the marks inside it
 //! still tell the article's video player, gallery and "read more" list
 //! apart. [`nested_marks`] walks the tags of the page's weak furniture once

@@ -244,7 +244,7 @@ fn tag_end(html: &[u8], from: usize) -> usize {
 /// not end the tag. Almost always the first `>` does: the quotes before it
 /// pair up, which the search for it tells on the way. Otherwise the tag is
 /// walked value by value ([`quoted_tag_end`]).
-/// Out of line (always inlining it cost 2.5 %, PERF.md §5), once per
+/// Out of line (always inlining it was slower), once per
 /// instruction set ([`Isa::call`]).
 #[inline(always)]
 fn open_tag_end<I: Isa>(html: &[u8], from: usize, isa: I) -> usize {
