@@ -11,7 +11,7 @@
 //!   are in lines that repeat an earlier line;
 //! - `list_ratio`: more than 0.3 newlines per word (a list-like page).
 
-use super::gopher;
+use crate::lines::{self, LineDuplicates};
 use serde::Serialize;
 
 /// `line_punct_thr`.
@@ -19,7 +19,7 @@ pub const LINE_PUNCT_THR: f64 = 0.12;
 /// `short_line_thr`.
 pub const SHORT_LINE_THR: f64 = 0.67;
 /// `short_line_length`.
-pub const SHORT_LINE_LENGTH: usize = 30;
+pub use crate::lines::SHORT_LINE_LENGTH;
 /// `char_duplicates_ratio`.
 pub const CHAR_DUPLICATES_RATIO: f64 = 0.01;
 /// `new_line_ratio`.
@@ -38,9 +38,9 @@ pub struct FineWebSignals {
 }
 
 /// The FineWeb signals of a text with `words_in_text` tokens, from what
-/// [`gopher::line_duplicates`] counts of its lines (the non-blank lines of
+/// [`lines::line_duplicates`] counts of its lines (the non-blank lines of
 /// `text.split("\n")` are those between runs of line feeds).
-pub(crate) fn signals(words_in_text: usize, lines: &gopher::LineDuplicates) -> FineWebSignals {
+pub(crate) fn signals(words_in_text: usize, lines: &LineDuplicates) -> FineWebSignals {
     let (n, punct, short) = (
         lines.text_lines,
         lines.terminal_end_lines,
@@ -50,10 +50,10 @@ pub(crate) fn signals(words_in_text: usize, lines: &gopher::LineDuplicates) -> F
     let chars = lines.chars - newlines;
     FineWebSignals {
         lines: n,
-        line_punct_ratio: gopher::ratio(punct, n),
-        short_line_ratio: gopher::ratio(short, n),
-        char_dup_ratio: gopher::ratio(lines.repeated_text_chars, chars),
-        list_ratio: gopher::ratio(newlines, words_in_text),
+        line_punct_ratio: lines::ratio(punct, n),
+        short_line_ratio: lines::ratio(short, n),
+        char_dup_ratio: lines::ratio(lines.repeated_text_chars, chars),
+        list_ratio: lines::ratio(newlines, words_in_text),
     }
 }
 

@@ -19,6 +19,9 @@ pub mod dedup;
 pub mod fineweb;
 pub mod gopher;
 pub mod lang;
+mod lines;
+mod stop_words;
+mod table;
 pub mod words;
 
 use serde::{Serialize, Serializer};
@@ -158,7 +161,7 @@ pub struct Analyser {
     /// The spans of the text's lines ([`words::line_spans`]).
     lines: Vec<(usize, usize)>,
     repetition: gopher::Scratch,
-    seen: gopher::HashTable,
+    seen: table::HashTable,
     c4: c4::Scratch,
     simplified: String,
     scratch: String,
@@ -173,7 +176,7 @@ impl Analyser {
             tokens: Vec::new(),
             lines: Vec::new(),
             repetition: gopher::Scratch::default(),
-            seen: gopher::HashTable::default(),
+            seen: table::HashTable::default(),
             c4: c4::Scratch::default(),
             simplified: String::new(),
             scratch: String::new(),
@@ -311,10 +314,10 @@ impl Analyser {
 
     /// The repeated lines of `text` (once per text: Gopher repetition and
     /// FineWeb both read them).
-    fn line_duplicates(&mut self, text: &str, parts: &mut Parts) -> gopher::LineDuplicates {
+    fn line_duplicates(&mut self, text: &str, parts: &mut Parts) -> lines::LineDuplicates {
         *parts
             .line_duplicates
-            .get_or_insert_with(|| gopher::line_duplicates(text, &mut self.seen))
+            .get_or_insert_with(|| lines::line_duplicates(text, &mut self.seen))
     }
 
     /// Gopher quality's first failure (computed once per text).
@@ -385,7 +388,7 @@ struct Parts {
     /// `splitlines`).
     line_spans: bool,
     /// Set once the text's lines are counted (Gopher repetition, FineWeb).
-    line_duplicates: Option<gopher::LineDuplicates>,
+    line_duplicates: Option<lines::LineDuplicates>,
     quality: Option<(gopher::QualitySignals, Option<&'static str>)>,
     repetition: Option<(gopher::RepetitionSignals, Option<&'static str>)>,
     c4: Option<(c4::C4Signals, Option<&'static str>)>,
