@@ -1,0 +1,209 @@
+//! Repeated copies among the chosen lines (product pages, forum threads).
+//!
+//! A product page serves some of its blocks once per screen size (the
+//! details for phones, then for desktops), and widgets repeat their data
+//! (a variant picker's labels, a thread's post toolbar with the post); the
+//! line profile sees each copy as text of worth, and the gold standards
+//! have it once. After the choice of lines, a run of paragraphs that
+//! repeats, paragraph for paragraph, a run given earlier and apart from it
+//! is left out.
+//!
+//! A copy has at least [`Params::copy_min_paragraphs`] paragraphs, not all
+//! the same (one paragraph repeated is a list's entries, a refrain): two
+//! lines in the same order are already a block, not a coincidence. It has
+//! at least [`Params::copy_min_chars`] characters: short runs repeat as
+//! content too (a list of plans with the same features, lines of a
+//! paragraph split by `<br>`, the numbers of a code listing).
+//!
+//! A run given again right after itself is a copy only when it is a
+//! widget's block of short lines (a carousel's slides cloned for its loop,
+//! a marquee of testimonials served twice, a product's feature tiles or
+//! tab panel given once per screen size): every line under
+//! [`Params::short_copy_line`] characters (a paragraph's length, as
+//! [`Params::grid_paragraph`]), at least [`Params::short_copy_min_chars`]
+//! in all (two short lines repeated, a label and its value or a price
+//! under two names, are a list's entries). An article served twice in a
+//! row, whose gold has it twice, repeats paragraphs.
+
+use super::params::PARAMS;
+
+#[cfg(doc)]
+use super::params::Params;
+
+/// Leaves out of `text` (paragraphs separated by `\n`) every run of at
+/// least [`Params::copy_min_paragraphs`] paragraphs, not all the same, of
+/// at least [`Params::copy_min_chars`] characters, that repeats a run
+/// given earlier, unless the copy follows its original directly: a block
+/// given twice in a row (kept whole) is as often a sequence of like items
+/// or an article served twice whose gold has it twice as a copy the gold
+/// has once; a responsive copy or a quoted post sits apart from its
+/// original. A copy in a row is left out only when it is a block of short
+/// lines ([`Params::short_copy_line`], [`Params::short_copy_min_chars`]).
+/// At most [`Params::copy_candidates`] earlier occurrences of a paragraph
+/// are compared with its run, which bounds the work on pages of one line
+/// repeated many times.
+pub(super) fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
+    // Cheap exit: a copy and its original need twice the minimum.
+    if text.len() < 2 * PARAMS.short_copy_min_chars.min(PARAMS.copy_min_chars) {
+        return;
+    }
+    let Copies {
+        paragraphs,
+        table,
+        prev,
+        dropped,
+    } = buffers;
+    let bytes = text.as_bytes();
+    paragraphs.clear();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', bytes) {
+        paragraphs.push((start, end));
+        start = end + 1;
+    }
+    paragraphs.push((start, bytes.len()));
+    let n = paragraphs.len();
+    if n < 2 * PARAMS.copy_min_paragraphs {
+        return;
+    }
+    let line = |i: usize| {
+        paragraphs
+            .get(i)
+            .and_then(|&(a, b)| bytes.get(a..b))
+            .unwrap_or_default()
+    };
+    // The previous paragraph with the same text, for each: the last one
+    // before it with the same text, found by a quick key of its length and
+    // ends (most pages have no repeat and stop here).
+    let slots = (2 * n).next_power_of_two();
+    let mask = slots - 1;
+    table.clear();
+    table.resize(slots, (0, usize::MAX));
+    prev.clear();
+    prev.resize(n, usize::MAX);
+    let mut any_repeat = false;
+    for (i, slot_prev) in prev.iter_mut().enumerate() {
+        let text = line(i);
+        let hash = paragraph_key(text);
+        // Open addressing: the table has twice the paragraphs' slots, so
+        // it always has an empty one. Texts with the same key but not the
+        // same text take slots of their own.
+        let mut at = (hash >> 32) as usize & mask;
+        while let Some(slot) = table.get_mut(at) {
+            if slot.1 == usize::MAX {
+                *slot = (hash, i);
+                break;
+            }
+            if slot.0 == hash && line(slot.1) == text {
+                *slot_prev = slot.1;
+                any_repeat = true;
+                slot.1 = i;
+                break;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+    if !any_repeat {
+        return;
+    }
+    let same = |a: usize, b: usize| a < n && b < n && line(a) == line(b);
+    dropped.clear();
+    dropped.resize(n, false);
+    let mut any = false;
+    let mut i = 0;
+    while i < n {
+        // The longest run from `i` repeating one that starts at an earlier
+        // occurrence of line `i` and ends before `i`.
+        let (mut len, mut adjacent) = (0, false);
+        let mut p = prev.get(i).copied().unwrap_or(usize::MAX);
+        for _ in 0..PARAMS.copy_candidates {
+            if p == usize::MAX {
+                break;
+            }
+            let k = (0..n - i)
+                .take_while(|&k| p + k < i && same(p + k, i + k))
+                .count();
+            if k > len {
+                (len, adjacent) = (k, p + k == i);
+            }
+            p = prev.get(p).copied().unwrap_or(usize::MAX);
+        }
+        let run = || (i..i + len).map(line);
+        // Apart from its original: a run of the length of a block of
+        // paragraphs; in a row: a block of short lines (see
+        // [`Params::short_copy_line`]).
+        let copy = len >= PARAMS.copy_min_paragraphs
+            && run().any(|l| l != line(i))
+            && if adjacent {
+                run().all(|l| chars(l) < PARAMS.short_copy_line)
+                    && run().map(chars).sum::<usize>() >= PARAMS.short_copy_min_chars
+            } else {
+                run().map(chars).sum::<usize>() >= PARAMS.copy_min_chars
+            };
+        if copy {
+            dropped.get_mut(i..i + len).unwrap_or_default().fill(true);
+            any = true;
+            i += len;
+        } else if adjacent && len >= PARAMS.copy_min_paragraphs {
+            // A block given again in a row is kept whole (its tail is no
+            // copy of the original's tail apart from it).
+            i += len;
+        } else {
+            i += 1;
+        }
+    }
+    if !any {
+        return;
+    }
+    let mut kept = String::with_capacity(text.len());
+    let mut first = true;
+    for (&(a, b), _) in paragraphs.iter().zip(dropped.iter()).filter(|(_, d)| !**d) {
+        if !first {
+            kept.push('\n');
+        }
+        first = false;
+        kept.push_str(text.get(a..b).unwrap_or_default());
+    }
+    *text = kept;
+}
+
+/// A quick key of a paragraph for [`drop_repeated_copies`]'s table: its
+/// length and its first and last eight bytes, mixed (two paragraphs with
+/// the same text have the same key; the texts are compared on a match).
+/// Hashing every byte of the page's text would cost more than the rest of
+/// the search.
+fn paragraph_key(text: &[u8]) -> u64 {
+    let word = |bytes: &[u8]| {
+        let mut word = [0u8; 8];
+        let n = bytes.len().min(8);
+        if let (Some(to), Some(from)) = (word.get_mut(..n), bytes.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        u64::from_le_bytes(word)
+    };
+    let first = word(text);
+    let last = word(text.get(text.len().saturating_sub(8)..).unwrap_or_default());
+    let key =
+        (first ^ last.rotate_left(29) ^ (text.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .wrapping_mul(0xff51_afd7_ed55_8ccd);
+    key ^ (key >> 29)
+}
+
+/// The characters of `text`, UTF-8: its bytes but continuation bytes.
+fn chars(text: &[u8]) -> usize {
+    text.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}
+
+/// The buffers of [`drop_repeated_copies`], reused from page to page.
+#[derive(Default)]
+pub(super) struct Copies {
+    /// Each paragraph's byte range in the text.
+    paragraphs: Vec<(usize, usize)>,
+    /// Open-addressing table of paragraph hashes: the hash and the last
+    /// paragraph with it (`usize::MAX`: an empty slot).
+    table: Vec<(u64, usize)>,
+    /// For each paragraph, the previous one with the same text
+    /// (`usize::MAX`: none).
+    prev: Vec<usize>,
+    /// Whether each paragraph is left out.
+    dropped: Vec<bool>,
+}
