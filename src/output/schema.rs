@@ -2,7 +2,7 @@
 //! which the borrowed [`Page`] and owned [`PageRow`], the JSONL object, the
 //! Parquet columns ([`super::parquet`]), the Python `Page` and
 //! `crawlsift.COLUMNS` (used by the Spark and datatrove integrations) all
-//! follow. Adding a field is one line in [`page_schema!`]'s table below,
+//! follow. Adding a field is one line in the `page_schema!` table below,
 //! plus the code that computes it.
 //!
 //! The optional analyses (`signals`, `filters`, `exact_key`, `minhash`)

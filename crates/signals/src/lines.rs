@@ -7,7 +7,7 @@ use crate::words;
 use std::sync::OnceLock;
 
 /// FineWeb's `short_line_length`: a line of at most this many characters
-/// is short ([`LineDuplicates::short_lines`]).
+/// is short.
 pub const SHORT_LINE_LENGTH: usize = 30;
 
 /// Pieces of `text` between runs of at least `min_run` `\n`
