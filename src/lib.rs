@@ -18,6 +18,8 @@
 //! - [`remote`]: `http(s)://` inputs, streamed, resumed with `Range`
 //!   requests.
 
+#![warn(missing_docs)]
+
 pub mod output;
 pub mod pipeline;
 pub mod remote;

@@ -176,9 +176,11 @@ pub enum RemoteErrorKind {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{url}: {detail}")]
 pub struct RemoteError {
+    /// The URL being read.
     pub url: String,
     /// Bytes of the file delivered before the failure.
     pub offset: u64,
+    /// What kind of failure it is.
     pub kind: RemoteErrorKind,
     /// The message without the URL.
     pub detail: String,

@@ -56,8 +56,11 @@ impl Format {
 /// zstd inside the file).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
+    /// Uncompressed.
     None,
+    /// One gzip member per page.
     Gzip,
+    /// One zstd frame per page.
     Zstd,
 }
 
@@ -121,7 +124,9 @@ pub fn signals_value(signals: &Signals) -> serde_json::Value {
 /// row for a columnar writer (Parquet).
 #[derive(Debug)]
 pub enum Rendered {
+    /// The page serialised (and compressed), to append as is.
     Bytes(Vec<u8>),
+    /// The page as an owned row, for the Parquet writer.
     Row(Box<PageRow>),
 }
 
@@ -137,13 +142,17 @@ pub struct WriteError {
 /// Serialises pages in one format and compression.
 #[derive(Debug, Clone, Copy)]
 pub struct Formatter {
+    /// The output format.
     pub format: Format,
+    /// The compression: always gzip for WET and zstd for Parquet.
     pub compression: Compression,
     /// The optional columns of Parquet output (JSONL writes what a page has).
     pub columns: parquet::Columns,
 }
 
 impl Formatter {
+    /// A formatter for `format` and `compression` (overridden for WET and
+    /// Parquet), without Parquet's optional columns.
     pub fn new(format: Format, compression: Compression) -> Self {
         // WET files are gzip by definition; Parquet compresses its columns
         // with zstd inside the file.

@@ -193,12 +193,16 @@ const ZSTD_LEVEL: i32 = 3;
 /// A failure to create or write a Parquet file.
 #[derive(Debug, thiserror::Error)]
 pub enum ParquetError {
+    /// The file cannot be created.
     #[error("cannot create {}: {source}", path.display())]
     Create {
+        /// The file's path.
         path: PathBuf,
+        /// The underlying I/O error.
         #[source]
         source: std::io::Error,
     },
+    /// Encoding or writing the Parquet data failed.
     #[error("cannot write Parquet: {0}")]
     Write(#[from] parquet::errors::ParquetError),
 }

@@ -26,9 +26,14 @@ use std::time::UNIX_EPOCH;
 pub struct Settings {
     /// crawlsift's version (`CARGO_PKG_VERSION`).
     pub crawlsift: String,
+    /// `--algorithm`, by name.
     pub algorithm: String,
+    /// `--format`, by name.
     pub format: String,
+    /// The compression the output has, by name (`--compress`, or the
+    /// format's own).
     pub compression: String,
+    /// `--max-record-bytes`.
     pub max_record_bytes: u64,
     /// `--no-lang`: `lang` left null (absent in sidecars of outputs made
     /// with the language).
@@ -36,12 +41,15 @@ pub struct Settings {
     pub no_lang: bool,
     /// `--signals`, `--minhash`: which fields or columns the output has.
     pub signals: bool,
+    /// `--minhash`: whether the output has the MinHash field or column.
     pub minhash: bool,
     /// `--filter` as given (rule sets comma-separated; empty: none).
     pub filter: String,
 }
 
 impl Settings {
+    /// The settings of a run with `algorithm`, `formatter` and
+    /// `max_record_bytes`, and no analysis options.
     pub fn new(algorithm: Algorithm, formatter: &Formatter, max_record_bytes: u64) -> Self {
         Settings {
             crawlsift: env!("CARGO_PKG_VERSION").into(),
@@ -106,6 +114,7 @@ impl Settings {
 /// Size and modification time of an input file, to notice a changed input.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fingerprint {
+    /// The file's size in bytes.
     pub bytes: u64,
     /// Nanoseconds since the Unix epoch, when the file system has them.
     pub modified_ns: Option<u128>,
@@ -133,14 +142,17 @@ impl Fingerprint {
 /// What the record beside a finished output holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
+    /// The options that wrote the output.
     pub settings: Settings,
     /// The input as given on the command line.
     pub input: String,
     /// `None` for stdin.
     pub input_fingerprint: Option<Fingerprint>,
+    /// The finished output's size in bytes.
     pub output_bytes: u64,
     /// Records read and pages extracted (for people; not checked).
     pub read: u64,
+    /// Pages extracted (for people; not checked).
     pub extracted: u64,
 }
 

@@ -17,6 +17,7 @@ pub struct StdoutSink {
 }
 
 impl StdoutSink {
+    /// A sink writing the outputs of `inputs` to stdout, in input order.
     pub fn new(formatter: Formatter, inputs: &[PathBuf]) -> Self {
         let out = BufWriter::with_capacity(1 << 20, std::io::stdout());
         StdoutSink {

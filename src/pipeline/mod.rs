@@ -49,11 +49,16 @@ pub trait Sink {
 /// skipped and counted as `too_large`, never cut.
 pub const DEFAULT_MAX_RECORD_BYTES: u64 = 16 << 20;
 
+/// How [`run`] reads, extracts and writes.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// The extraction algorithm (`--algorithm`).
     pub algorithm: Algorithm,
+    /// Extraction threads (at least one is used).
     pub workers: usize,
+    /// The record cap (see [`DEFAULT_MAX_RECORD_BYTES`]).
     pub max_record_bytes: u64,
+    /// How pages are serialised.
     pub formatter: Formatter,
     /// `.warc.gz` files at least this big are inflated by several threads
     /// when there are fewer inputs being read than workers.
@@ -87,16 +92,23 @@ pub struct SignalOptions {
 /// Per-input accounting: `read == extracted + Σ skipped + Σ failed`.
 #[derive(Debug, Default, Clone, Serialize)]
 pub struct FileStats {
+    /// The input's name (a path, URL or `-`); `total` for [`totals`].
     pub file: String,
+    /// The input's size in bytes, or the bytes read when it is not known.
     pub bytes: u64,
+    /// Records read, problems (damaged stretches) included.
     pub read: u64,
+    /// Pages extracted and written.
     pub extracted: u64,
+    /// Records skipped, by reason.
     pub skipped: BTreeMap<Skipped, u64>,
+    /// Records that could not give a page, and damaged stretches, by reason.
     pub failed: BTreeMap<Failed, u64>,
     /// The first problems, with file, offset and record number.
     pub problems: Vec<String>,
     /// Why the input could not be read at all.
     pub error: Option<String>,
+    /// Where the output went, if a file of its own; `None` after an error.
     pub output: Option<PathBuf>,
 }
 
@@ -138,7 +150,9 @@ impl FileStats {
 /// Progress so far: input bytes read and records read over all inputs.
 #[derive(Debug, Default)]
 pub struct Progress {
+    /// Input bytes consumed (compressed, for gzip).
     pub bytes: AtomicU64,
+    /// Records read, problems included.
     pub records: AtomicU64,
     /// Set it to stop early: readers stop at their next record and [`run`]
     /// returns an [`std::io::ErrorKind::Interrupted`] error.
@@ -147,7 +161,9 @@ pub struct Progress {
 
 /// One input of [`run_inputs`]: a file (`-` is stdin) or any byte stream.
 pub enum Input {
+    /// A file, `-` for stdin, or an `http(s)://` URL.
     Path(PathBuf),
+    /// A byte stream (see [`Input::stream`]).
     Stream(Stream),
 }
 

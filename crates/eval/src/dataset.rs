@@ -12,9 +12,13 @@ use std::path::{Path, PathBuf};
 /// One page: its raw HTML, its gold text and what `meta.jsonl` says about it.
 #[derive(Debug)]
 pub struct Page {
+    /// The file name without `.html[.gz]`, shared by the gold text.
     pub id: String,
+    /// The HTML file, `html/<id>.html` or `html/<id>.html.gz`.
     pub html: PathBuf,
+    /// The gold text file, `gold/<id>.txt`.
     pub gold: PathBuf,
+    /// The page's `meta.jsonl` object without its `id`; empty if it has none.
     pub meta: Map<String, Value>,
 }
 
@@ -23,6 +27,7 @@ pub struct Page {
 pub struct Dataset {
     /// The directory's name, used to label results.
     pub name: String,
+    /// The pages, sorted by id.
     pub pages: Vec<Page>,
 }
 

@@ -14,6 +14,7 @@ pub struct Lcs {
 }
 
 impl Lcs {
+    /// Empty buffers, grown on first use.
     pub fn new() -> Self {
         Self::default()
     }

@@ -9,10 +9,15 @@ use std::collections::HashMap;
 /// The score of one extraction against its gold text.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Score {
+    /// LCS length over extracted tokens: how much of the extraction is gold.
     pub precision: f64,
+    /// LCS length over gold tokens: how much of the gold was extracted.
     pub recall: f64,
+    /// Harmonic mean of precision and recall; 0 when both are 0.
     pub f1: f64,
+    /// Tokens in the extracted text.
     pub extracted_tokens: usize,
+    /// Tokens in the gold text.
     pub gold_tokens: usize,
 }
 
@@ -57,10 +62,12 @@ pub struct Scorer {
 }
 
 impl Scorer {
+    /// A scorer with empty buffers.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// The score of the `extracted` text against the `gold` text.
     pub fn score(&mut self, extracted: &str, gold: &str) -> Score {
         let Scorer {
             tokenizer,

@@ -19,7 +19,12 @@ pub enum Source {
     Algorithm(Algorithm),
     /// `<id>.txt` files another tool wrote, in `dir/<dataset name>/` if that
     /// exists, else in `dir/`.
-    Predictions { label: String, dir: PathBuf },
+    Predictions {
+        /// The row label in tables.
+        label: String,
+        /// The directory holding the `<id>.txt` files.
+        dir: PathBuf,
+    },
 }
 
 impl Source {
@@ -37,9 +42,12 @@ impl Source {
 pub enum Origin {
     /// Extracted from `html_bytes` of raw HTML in `cpu` of thread CPU time.
     Extracted {
+        /// Size of the page's raw (gunzipped) HTML.
         html_bytes: usize,
+        /// Thread CPU time the extraction took.
         cpu: Duration,
     },
+    /// Read from the source's `<id>.txt` prediction file.
     Predicted,
     /// No prediction file: scored as an empty extraction.
     MissingPrediction,
@@ -49,10 +57,15 @@ pub enum Origin {
 /// [`evaluate`].
 #[derive(Clone, Debug)]
 pub struct PageResult {
+    /// Index of the dataset.
     pub dataset: usize,
+    /// Index of the page in its dataset's `pages`.
     pub page: usize,
+    /// Index of the source.
     pub source: usize,
+    /// The page's score with that source.
     pub score: Score,
+    /// How the scored text was obtained.
     pub origin: Origin,
 }
 
@@ -227,14 +240,23 @@ fn read_prediction<'a>(path: &Path, buf: &'a mut Vec<u8>) -> Result<(&'a str, Or
 /// Aggregate scores of one dataset × source, or of one group of its pages.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
+    /// The dataset's name.
     pub dataset: String,
+    /// The source's label: an algorithm's name or a predictions label.
     pub algorithm: String,
+    /// The group's label (see [`Page::meta_label`]); `None` for the summary
+    /// over all pages.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
+    /// Number of pages aggregated.
     pub pages: usize,
+    /// Mean precision over the pages.
     pub mean_p: f64,
+    /// Mean recall over the pages.
     pub mean_r: f64,
+    /// Mean F1 over the pages.
     pub mean_f1: f64,
+    /// Median F1 over the pages.
     pub median_f1: f64,
     /// Raw HTML MB per second of extraction CPU time (one core); none for
     /// predictions.

@@ -22,6 +22,7 @@ pub struct Tokenizer {
 }
 
 impl Tokenizer {
+    /// A tokenizer with an empty normalisation buffer.
     pub fn new() -> Self {
         Self::default()
     }

@@ -74,7 +74,10 @@ const META_SCAN_FALLBACK: usize = 64 << 10;
 /// A page decoded to UTF-8.
 #[derive(Debug)]
 pub struct Decoded<'a> {
+    /// The text: the raw bytes (after any byte-order mark) when they are
+    /// valid UTF-8, else the caller's buffer they were decoded into.
     pub text: &'a str,
+    /// The encoding the page was read as; an all-ASCII page keeps its label.
     pub encoding: &'static Encoding,
 }
 

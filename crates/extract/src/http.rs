@@ -13,9 +13,14 @@ const SNIFF_BYTES: usize = 1024;
 /// The parts of an HTTP response head that extraction needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResponseHead<'a> {
+    /// The status code, e.g. 200.
     pub status: u16,
+    /// The first `Content-Type` value, trimmed.
     pub content_type: Option<&'a str>,
+    /// Whether `Transfer-Encoding` names `chunked`.
     pub chunked: bool,
+    /// The last `Content-Encoding` value, trimmed; `None` if absent, empty
+    /// or `identity`.
     pub content_encoding: Option<&'a str>,
     /// The body, still chunked/encoded as sent.
     pub body: &'a [u8],
@@ -24,8 +29,11 @@ pub struct ResponseHead<'a> {
 /// Why a block is not a usable HTTP response.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HttpError {
+    /// The first line is not an `HTTP/x.y <code>` status line; holds its
+    /// first 40 bytes.
     #[error("no HTTP status line (block starts {0:?})")]
     NoStatusLine(String),
+    /// The block ends before the blank line that ends the head.
     #[error("the HTTP head has no end (no blank line)")]
     NoHeadEnd,
 }
@@ -240,6 +248,8 @@ pub struct PayloadDecoder {
 /// A decoded payload and whether it hit the size cap.
 #[derive(Debug)]
 pub struct Payload<'a> {
+    /// The de-chunked payload, decoded (at most `max` bytes) when its
+    /// encoding is known and decodes, else as sent.
     pub bytes: &'a [u8],
     /// Decoding stopped at the cap (a decompression bomb or a huge page).
     pub capped: bool,

@@ -27,6 +27,8 @@
 //! - [`algorithms`]: the algorithms built on that core, selectable by name,
 //!   and the [`Extractor`] that runs them.
 
+#![warn(missing_docs)]
+
 pub mod algorithms;
 pub mod charset;
 pub mod density;

@@ -30,8 +30,12 @@ pub const NEW_LINE_RATIO: f64 = 0.3;
 pub struct FineWebSignals {
     /// Non-blank lines.
     pub lines: usize,
+    /// Fraction of lines ending in sentence-terminal punctuation.
     pub line_punct_ratio: f64,
+    /// Fraction of lines of at most [`SHORT_LINE_LENGTH`] characters.
     pub short_line_ratio: f64,
+    /// Fraction of the characters (newlines not counted) in lines that
+    /// repeat an earlier line.
     pub char_dup_ratio: f64,
     /// Newlines per word.
     pub list_ratio: f64,

@@ -96,9 +96,13 @@ pub struct QualitySignals {
 /// of the whole text's characters).
 #[derive(Clone, Debug, PartialEq, Default, Serialize)]
 pub struct RepetitionSignals {
+    /// Paragraphs (split at `\n{2,}`) equal to an earlier one / paragraphs.
     pub dup_para_frac: f64,
+    /// Characters in those paragraphs / characters.
     pub dup_para_char_frac: f64,
+    /// Lines (split at `\n+`) equal to an earlier one / lines.
     pub dup_line_frac: f64,
+    /// Characters in those lines / characters.
     pub dup_line_char_frac: f64,
     /// Most frequent 2-, 3-, 4-gram's characters × count / characters.
     pub top_n_gram_char_frac: [f64; 3],

@@ -14,6 +14,8 @@
 //! assert_eq!(a.filters.unwrap().gopher_quality, Some("gopher_short_doc"));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod c4;
 pub mod dedup;
 pub mod fineweb;
@@ -42,8 +44,10 @@ pub struct Analysis {
     pub lang: Option<&'static str>,
     /// Confidence of `lang` in [0, 1] (0 without a language).
     pub lang_score: f64,
+    /// The raw values of every rule set; `None` unless [`Config::signals`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signals: Option<Signals>,
+    /// Every rule set's decision; `None` unless [`Config::signals`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filters: Option<Filters>,
     /// xxHash64 of the normalised text (see [`dedup`]), as 16 hex digits.
@@ -68,9 +72,13 @@ fn serialize_key<S: Serializer>(key: &Option<u64>, s: S) -> Result<S::Ok, S::Err
 /// The raw values of every rule set.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Signals {
+    /// Gopher quality's values.
     pub gopher_quality: gopher::QualitySignals,
+    /// Gopher repetition's values.
     pub gopher_repetition: gopher::RepetitionSignals,
+    /// C4's values.
     pub c4: c4::C4Signals,
+    /// FineWeb's values.
     pub fineweb: fineweb::FineWebSignals,
 }
 
@@ -78,9 +86,13 @@ pub struct Signals {
 /// rule it fails (datatrove's reason string).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Filters {
+    /// Gopher quality's decision.
     pub gopher_quality: Option<&'static str>,
+    /// Gopher repetition's decision.
     pub gopher_repetition: Option<&'static str>,
+    /// C4's decision.
     pub c4: Option<&'static str>,
+    /// FineWeb's decision.
     pub fineweb: Option<&'static str>,
 }
 
@@ -89,9 +101,13 @@ pub struct Filters {
 pub enum RuleSet {
     /// Gopher quality and Gopher repetition.
     Gopher,
+    /// Gopher quality alone.
     GopherQuality,
+    /// Gopher repetition alone.
     GopherRepetition,
+    /// C4.
     C4,
+    /// FineWeb.
     FineWeb,
 }
 
@@ -169,6 +185,8 @@ pub struct Analyser {
 }
 
 impl Analyser {
+    /// An analyser that identifies the language and computes what `config`
+    /// asks for.
     pub fn new(config: Config) -> Analyser {
         Analyser {
             config,

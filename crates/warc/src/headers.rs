@@ -11,6 +11,7 @@ pub struct Headers<'a> {
 }
 
 impl<'a> Headers<'a> {
+    /// Headers over `raw`, a record's header lines (CRLF or bare LF).
     pub fn new(raw: &'a [u8]) -> Self {
         Headers { raw }
     }
@@ -51,14 +52,17 @@ impl<'a> Headers<'a> {
         Some(String::from_utf8_lossy(raw))
     }
 
+    /// `WARC-Record-ID`, e.g. `<urn:uuid:…>`.
     pub fn record_id(&self) -> Option<Cow<'a, str>> {
         self.get("WARC-Record-ID")
     }
 
+    /// `WARC-Date`, e.g. `2024-01-31T12:00:00Z`.
     pub fn date(&self) -> Option<Cow<'a, str>> {
         self.get("WARC-Date")
     }
 
+    /// `Content-Type` of the block, e.g. `application/http; msgtype=response`.
     pub fn content_type(&self) -> Option<Cow<'a, str>> {
         self.get("Content-Type")
     }

@@ -37,6 +37,8 @@
 //! at a later record's boundary in an uncompressed file is indistinguishable
 //! from a record holding WARC data, and is read as one record.
 
+#![warn(missing_docs)]
+
 mod buffered;
 mod gz;
 mod headers;
@@ -81,6 +83,7 @@ pub struct Record<'a> {
     pub length: Option<u64>,
     /// The version line, e.g. `WARC/1.0`.
     pub version: &'a str,
+    /// The header lines between the version line and the blank line.
     pub headers: Headers<'a>,
     /// The declared `Content-Length` of the block.
     pub content_length: u64,
@@ -130,10 +133,16 @@ impl ProblemKind {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}: record {number} at byte offset {offset}: {detail}")]
 pub struct Problem {
+    /// The input's name, as given to the reader.
     pub file: String,
+    /// 1-based position of the problem in its file (records count too).
     pub number: u64,
+    /// Byte offset in the input file where the damage starts. For gzip
+    /// input: of the gzip member it starts in.
     pub offset: u64,
+    /// What went wrong.
     pub kind: ProblemKind,
+    /// A human-readable description of the damage.
     pub detail: String,
 }
 
@@ -141,7 +150,9 @@ pub struct Problem {
 #[derive(Debug, thiserror::Error)]
 #[error("cannot read {file}: {source}")]
 pub struct OpenError {
+    /// The path, as displayed.
     pub file: String,
+    /// Why: the I/O error, or the unsupported compression.
     #[source]
     pub source: std::io::Error,
 }

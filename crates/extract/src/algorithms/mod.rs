@@ -221,6 +221,8 @@ pub struct Extractor {
 }
 
 impl Extractor {
+    /// An extractor running `algorithm` with the default `gap`, its buffers
+    /// empty.
     pub fn new(algorithm: Algorithm) -> Self {
         Extractor {
             algorithm,
@@ -241,6 +243,7 @@ impl Extractor {
         self
     }
 
+    /// The algorithm this extractor runs.
     pub fn algorithm(&self) -> Algorithm {
         self.algorithm
     }

@@ -124,9 +124,13 @@ impl<I: Isa> Kernels for I {}
 /// Per-byte classes of one 64-byte block, one bit per byte.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BlockMasks {
+    /// Bytes that are `<`.
     pub lt: u64,
+    /// Bytes that are `&`.
     pub amp: u64,
+    /// Content characters: bytes neither ASCII whitespace nor continuation.
     pub content: u64,
+    /// Non-ASCII characters: UTF-8 lead bytes (`>= 0xC0`).
     pub non_ascii: u64,
 }
 

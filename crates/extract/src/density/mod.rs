@@ -84,11 +84,13 @@ fn padded16(bytes: &[u8], pad: u8) -> [u8; 16] {
 /// Per-page buffers, reused from page to page by one worker.
 #[derive(Debug, Default)]
 pub struct Scratch {
+    /// The page's virtual lines and their counts, from [`Scratch::scan`].
     pub lines: Vec<Line>,
     /// The furniture cues of the page's container tags ([`cleaning::CueMemo`]).
     cues: cleaning::CueMemo,
     d: Vec<i64>,
     diff: Vec<i64>,
+    /// The positive regions of the density profile, from [`Scratch::profile`].
     pub regions: Vec<Region>,
 }
 

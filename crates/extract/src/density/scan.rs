@@ -25,7 +25,9 @@ use memchr::memchr_iter;
 /// One virtual line: a byte range of the page and its counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Line {
+    /// Byte offset in the page where the line starts.
     pub start: u32,
+    /// Byte offset where the line ends (exclusive): where the next one starts.
     pub end: u32,
     /// Non-whitespace text characters (entities decoded).
     pub content: u32,
@@ -73,7 +75,9 @@ pub enum LinkRule {
 /// is removed before counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
+    /// How hyperlinks count.
     pub links: LinkRule,
+    /// What is removed or marked before counting.
     pub cleaning: Cleaning,
 }
 

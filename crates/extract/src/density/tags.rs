@@ -44,21 +44,37 @@ pub enum TagClass {
 /// the counting pass never matches a tag name twice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Block {
+    /// `<main>`.
     Main,
+    /// `<article>`.
     Article,
+    /// `<nav>`.
     Nav,
+    /// `<footer>`.
     Footer,
+    /// `<aside>`.
     Aside,
+    /// `<div>`.
     Div,
+    /// `<section>`.
     Section,
+    /// `<ul>`.
     Ul,
+    /// `<ol>`.
     Ol,
+    /// `<dl>`.
     Dl,
+    /// `<table>`.
     Table,
+    /// `<form>`.
     Form,
+    /// `<header>`.
     Header,
+    /// `<menu>`.
     Menu,
+    /// `<details>`.
     Details,
+    /// `<dialog>`.
     Dialog,
     /// Every other block element (`p`, `li`, `h1`, `body`, …).
     Other,
@@ -92,6 +108,7 @@ pub struct Tag {
     /// Byte offset one past the markup (past `>`, or past the whole dropped
     /// element for [`Markup::Dropped`]).
     pub end: usize,
+    /// What the markup is.
     pub markup: Markup,
 }
 
@@ -103,9 +120,13 @@ pub enum Markup {
     /// folded to 64 bits; 0 for names of 16 bytes or more), to pair opening
     /// and closing tags.
     Element {
+        /// What the tag means for line densities and text out.
         class: TagClass,
+        /// The key of the element name.
         name: u64,
+        /// Whether it is a closing tag (`</name>`).
         closing: bool,
+        /// Whether anything but `>` follows the name (false for closing tags).
         attrs: bool,
     },
     /// A comment, doctype, processing instruction, or a whole dropped
