@@ -12,17 +12,23 @@
 //!   filters (Gopher, C4, FineWeb) and duplicate keys of a text.
 //!
 //! Its own modules:
+//! - [`analysis`]: what is computed from each text and which pages are
+//!   dropped;
 //! - [`pipeline`]: inputs fanned out to workers and written back in order,
 //!   every record accounted (read = extracted + skipped + failed);
 //! - [`output`]: JSONL, WET, text and Parquet, and the resume records;
+//! - [`sinks`]: where the pipeline's pages go: one file per input in a
+//!   directory (resumable), or stdout;
 //! - [`remote`]: `http(s)://` inputs, streamed, resumed with `Range`
 //!   requests.
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod output;
 pub mod pipeline;
 pub mod remote;
+pub mod sinks;
 
 pub use crawlsift_extract as extract;
 pub use crawlsift_extract::{algorithms, charset, density, http, Algorithm, Extraction, Extractor};

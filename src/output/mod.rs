@@ -12,10 +12,8 @@
 pub mod parquet;
 pub mod resume;
 pub mod schema;
-mod sink;
 
 pub use schema::{key_hex, Page, PageRow, FIELDS};
-pub use sink::{DirSink, StdoutSink};
 
 use crate::signals::Signals;
 use std::io::Write;

@@ -1,6 +1,6 @@
 //! Whether an existing output can be kept: resume you can trust.
 //!
-//! When a [`DirSink`](super::DirSink) finishes an output it writes a small
+//! When a [`DirSink`](crate::sinks::DirSink) finishes an output it writes a small
 //! record beside it, `.NAME.crawlsift.json` ([`Record`]): the crawlsift version and the
 //! options that shape the output, the input's size and modification time,
 //! and the output's size. A later run keeps an output only if that record
@@ -65,7 +65,7 @@ impl Settings {
     }
 
     /// The settings with the analysis options of the run.
-    pub fn with_signals(mut self, options: &crate::pipeline::SignalOptions) -> Self {
+    pub fn with_signals(mut self, options: &crate::analysis::SignalOptions) -> Self {
         self.no_lang = options.no_lang;
         self.signals = options.signals;
         self.minhash = options.minhash;

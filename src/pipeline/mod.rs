@@ -16,6 +16,7 @@
 mod reason;
 mod work;
 
+pub use crate::analysis::SignalOptions;
 pub use reason::{Failed, Filtered, Skipped};
 
 use crate::output::{Formatter, Rendered};
@@ -70,23 +71,6 @@ pub struct Options {
     /// and the Python binding read `CRAWLSIFT_HTTP_*`,
     /// [`crate::remote::RetryPolicy::from_env`]).
     pub retry: crate::remote::RetryPolicy,
-}
-
-/// The analysis of each extracted text ([`crate::signals`]): the language
-/// always; the rest when asked.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SignalOptions {
-    /// Leave the language out (`--no-lang`): the identifier does not run
-    /// (about 4–5 % of the CPU of a plain extraction, PERF.md §11), `lang` is
-    /// null and `lang_score` 0 on every page.
-    pub no_lang: bool,
-    /// Write `signals`, `filters` and `exact_key` (`--signals`).
-    pub signals: bool,
-    /// Write `minhash` (`--minhash`).
-    pub minhash: bool,
-    /// Drop pages that fail any of these rule sets (`--filter`), counted as
-    /// skipped under `filter:<rule set>:<rule>`.
-    pub filter: Vec<crate::signals::RuleSet>,
 }
 
 /// Per-input accounting: `read == extracted + Σ skipped + Σ failed`.

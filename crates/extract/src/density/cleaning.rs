@@ -18,22 +18,6 @@
 use super::names::{self, Key, Table, WINDOW};
 use super::tags::{Block, Markup, Tag, TagClass};
 
-/// What is removed before counting.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Cleaning {
-    /// The papers' pre-processing: scripts, styles, comments and the other
-    /// non-text elements ([`TagClass::Skip`]).
-    #[default]
-    Papers,
-    /// Also marks the page furniture: `<nav>`, `<aside>`, `<footer>`,
-    /// elements named as furniture by `class`/`id`/`role`, and hidden
-    /// elements (`hidden`, `style="display: none"`) of any kind. `<noscript>` is
-    /// read as markup (forum software serves the whole page text there)
-    /// unless it holds escaped markup; so is `<math>` (MathML formulas are
-    /// part of the text).
-    Furniture,
-}
-
 /// How surely markup names furniture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Cue {

@@ -92,10 +92,10 @@ pub trait Kernels: Isa {
         {
             if Self::AVX2 {
                 // SAFETY: a token with `AVX2` exists only on a CPU with AVX2.
-                unsafe { super::tags::first_gt_avx2(html, from) }
+                unsafe { first_gt_avx2(html, from) }
             } else {
                 // SAFETY: SSE2 is part of the x86_64 baseline.
-                unsafe { super::tags::first_gt_sse2(html, from) }
+                unsafe { first_gt_sse2(html, from) }
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -112,7 +112,7 @@ pub trait Kernels: Isa {
         #[cfg(target_arch = "x86_64")]
         if Self::AVX2 {
             // SAFETY: a token with `AVX2` exists only on a CPU with AVX2.
-            return unsafe { super::tags::closing_start_avx2(html, at) };
+            return unsafe { closing_start_avx2(html, at) };
         }
         let _ = html;
         Err(at)
@@ -120,6 +120,115 @@ pub trait Kernels: Isa {
 }
 
 impl<I: Isa> Kernels for I {}
+
+// The tag recogniser's vector searches (`tags.rs` has their scalar
+// definitions).
+
+/// The walk the vector versions of [`super::tags::first_gt_scalar`] share: `masks` gives
+/// the `>`, `"` and `'` bitmasks of a chunk of `N` bytes, and the parity of
+/// a count is the parity of the XOR of the chunks' masks. `None` when no `>`
+/// comes before the last `N` bytes of the page.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn first_gt_by<const N: usize>(
+    html: &[u8],
+    from: usize,
+    masks: impl Fn(&[u8; N]) -> [u64; 3],
+) -> Option<(Option<usize>, bool)> {
+    let (mut double, mut single) = (0u64, 0u64);
+    let mut at = from;
+    loop {
+        let [gt, quote, apostrophe] = masks(html.get(at..)?.first_chunk::<N>()?);
+        let before = gt.wrapping_sub(1) & !gt;
+        double ^= quote & before;
+        single ^= apostrophe & before;
+        if gt != 0 {
+            let paired = double.count_ones() % 2 == 0 && single.count_ones() % 2 == 0;
+            return Some((Some(at + gt.trailing_zeros() as usize), paired));
+        }
+        at += N;
+    }
+}
+
+/// [`super::tags::first_gt_scalar`] 32 bytes a step (most tags end within 32 bytes of
+/// their name).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+pub(super) fn first_gt_sse2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
+    use sse2::splat;
+    use std::arch::x86_64::*;
+    first_gt_by::<32>(html, from, |chunk| {
+        // SAFETY: the loads read the 32 bytes of `chunk`.
+        let (lo, hi) = unsafe {
+            let p = chunk.as_ptr();
+            (_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(16).cast()))
+        };
+        let mask = |b: u8| {
+            let (lo, hi) = (_mm_cmpeq_epi8(lo, splat(b)), _mm_cmpeq_epi8(hi, splat(b)));
+            u64::from(_mm_movemask_epi8(lo) as u32 | (_mm_movemask_epi8(hi) as u32) << 16)
+        };
+        [mask(b'>'), mask(b'"'), mask(b'\'')]
+    })
+}
+
+/// [`super::tags::first_gt_scalar`] 64 bytes a step, with 32-byte compares (container
+/// tags' attributes average 46 bytes).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(super) fn first_gt_avx2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
+    use avx2::splat;
+    use std::arch::x86_64::*;
+    first_gt_by::<64>(html, from, |chunk| {
+        // SAFETY: the loads read the 64 bytes of `chunk`.
+        let (lo, hi) = unsafe {
+            let p = chunk.as_ptr();
+            (
+                _mm256_loadu_si256(p.cast()),
+                _mm256_loadu_si256(p.add(32).cast()),
+            )
+        };
+        let mask = |b: u8| {
+            let lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, splat(b))) as u32;
+            let hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, splat(b))) as u32;
+            u64::from(lo) | u64::from(hi) << 32
+        };
+        [mask(b'>'), mask(b'"'), mask(b'\'')]
+    })
+}
+
+/// `tags::next_closing_start` 64 positions a step, each `<` compared with the
+/// byte after it from a load one byte on; `Err` with where to go on when
+/// fewer than 65 bytes are left.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(super) fn closing_start_avx2(html: &[u8], mut at: usize) -> Result<usize, usize> {
+    use avx2::splat;
+    use std::arch::x86_64::*;
+    while let Some(bytes) = html.get(at..).and_then(|rest| rest.first_chunk::<65>()) {
+        let pair = |i: usize| {
+            // SAFETY: the loads read bytes `i .. i + 33` of the 65 of `bytes`.
+            let (lt, slash) = unsafe {
+                let p = bytes.as_ptr().add(i);
+                (
+                    _mm256_loadu_si256(p.cast()),
+                    _mm256_loadu_si256(p.add(1).cast()),
+                )
+            };
+            _mm256_and_si256(
+                _mm256_cmpeq_epi8(lt, splat(b'<')),
+                _mm256_cmpeq_epi8(slash, splat(b'/')),
+            )
+        };
+        let (lo, hi) = (pair(0), pair(32));
+        if _mm256_testz_si256(_mm256_or_si256(lo, hi), _mm256_or_si256(lo, hi)) == 0 {
+            let mask = u64::from(_mm256_movemask_epi8(lo) as u32)
+                | u64::from(_mm256_movemask_epi8(hi) as u32) << 32;
+            return Ok(at + mask.trailing_zeros() as usize);
+        }
+        at += 64;
+    }
+    Err(at)
+}
 
 /// Per-byte classes of one 64-byte block, one bit per byte.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

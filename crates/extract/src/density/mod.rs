@@ -20,9 +20,24 @@ pub mod scan;
 pub mod tags;
 pub mod text;
 
-pub use cleaning::Cleaning;
 pub use regions::Region;
 pub use scan::{Line, LinkRule, Rules, ScanSummary};
+
+/// What is removed before counting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Cleaning {
+    /// The papers' pre-processing: scripts, styles, comments and the other
+    /// non-text elements ([`tags::TagClass::Skip`]).
+    #[default]
+    Papers,
+    /// Also marks the page furniture: `<nav>`, `<aside>`, `<footer>`,
+    /// elements named as furniture by `class`/`id`/`role`, and hidden
+    /// elements (`hidden`, `style="display: none"`) of any kind. `<noscript>` is
+    /// read as markup (forum software serves the whole page text there)
+    /// unless it holds escaped markup; so is `<math>` (MathML formulas are
+    /// part of the text).
+    Furniture,
+}
 
 /// A byte-class table: `true` for each of `bytes`, built in `const`
 /// context. The scalar definitions the SIMD byte classifiers are tested

@@ -15,10 +15,11 @@
 //! counting pass's lines already start where they start and end. A hidden
 //! `<span>` inside a paragraph starts no line and gets no mark.
 
-use super::cleaning::{Cleaning, Cue, Tracker};
+use super::cleaning::{Cue, Tracker};
 use super::kernel::{self, Isa};
 use super::scan::Line;
 use super::tags;
+use super::Cleaning;
 use memchr::memchr;
 use std::ops::RangeInclusive;
 

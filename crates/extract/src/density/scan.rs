@@ -17,9 +17,10 @@
 //! Markup counts its bytes. The hyperlink rules of the Filters paper are
 //! counting rules here, the page bytes are never rewritten.
 
-use super::cleaning::{Cleaning, Cue, CueMemo, Tracker};
+use super::cleaning::{Cue, CueMemo, Tracker};
 use super::kernel::TextCounter;
 use super::tags::{self, Markup, TagClass};
+use super::Cleaning;
 use memchr::memchr_iter;
 
 /// One virtual line: a byte range of the page and its counts.

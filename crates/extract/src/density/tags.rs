@@ -8,9 +8,9 @@
 //! browsers do: a `>` inside one (`data-playlist="[{&quot;html&quot;:…<p>…"`)
 //! would otherwise turn the rest of the value into page text.
 
-use super::cleaning::Cleaning;
 use super::kernel::{Isa, Kernels, Task};
 use super::names::{self, Key, Table, WINDOW};
+use super::Cleaning;
 use memchr::{memchr, memchr3, memmem::Finder};
 use std::sync::LazyLock;
 
@@ -299,85 +299,13 @@ fn open_tag_end_with<I: Isa>(html: &[u8], from: usize, isa: I) -> usize {
 /// The first `>` at or after `from`, and whether the quotes (`"` and `'`
 /// each) before it pair up: the definition, and the vector version's
 /// fallback within 32 bytes of the end of the page.
-fn first_gt_scalar(html: &[u8], from: usize) -> (Option<usize>, bool) {
+pub(super) fn first_gt_scalar(html: &[u8], from: usize) -> (Option<usize>, bool) {
     let rest = html.get(from..).unwrap_or_default();
     let gt = memchr(b'>', rest);
     let before = rest.get(..gt.unwrap_or(rest.len())).unwrap_or_default();
     let count = |q: u8| before.iter().filter(|&&b| b == q).count();
     let paired = count(b'"') % 2 == 0 && count(b'\'') % 2 == 0;
     (gt.map(|i| from + i), paired)
-}
-
-/// The walk the vector versions of [`first_gt_scalar`] share: `masks` gives
-/// the `>`, `"` and `'` bitmasks of a chunk of `N` bytes, and the parity of
-/// a count is the parity of the XOR of the chunks' masks. `None` when no `>`
-/// comes before the last `N` bytes of the page.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn first_gt_by<const N: usize>(
-    html: &[u8],
-    from: usize,
-    masks: impl Fn(&[u8; N]) -> [u64; 3],
-) -> Option<(Option<usize>, bool)> {
-    let (mut double, mut single) = (0u64, 0u64);
-    let mut at = from;
-    loop {
-        let [gt, quote, apostrophe] = masks(html.get(at..)?.first_chunk::<N>()?);
-        let before = gt.wrapping_sub(1) & !gt;
-        double ^= quote & before;
-        single ^= apostrophe & before;
-        if gt != 0 {
-            let paired = double.count_ones() % 2 == 0 && single.count_ones() % 2 == 0;
-            return Some((Some(at + gt.trailing_zeros() as usize), paired));
-        }
-        at += N;
-    }
-}
-
-/// [`first_gt_scalar`] 32 bytes a step (most tags end within 32 bytes of
-/// their name).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-pub(super) fn first_gt_sse2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
-    use super::kernel::sse2::splat;
-    use std::arch::x86_64::*;
-    first_gt_by::<32>(html, from, |chunk| {
-        // SAFETY: the loads read the 32 bytes of `chunk`.
-        let (lo, hi) = unsafe {
-            let p = chunk.as_ptr();
-            (_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(16).cast()))
-        };
-        let mask = |b: u8| {
-            let (lo, hi) = (_mm_cmpeq_epi8(lo, splat(b)), _mm_cmpeq_epi8(hi, splat(b)));
-            u64::from(_mm_movemask_epi8(lo) as u32 | (_mm_movemask_epi8(hi) as u32) << 16)
-        };
-        [mask(b'>'), mask(b'"'), mask(b'\'')]
-    })
-}
-
-/// [`first_gt_scalar`] 64 bytes a step, with 32-byte compares (container
-/// tags' attributes average 46 bytes).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub(super) fn first_gt_avx2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
-    use super::kernel::avx2::splat;
-    use std::arch::x86_64::*;
-    first_gt_by::<64>(html, from, |chunk| {
-        // SAFETY: the loads read the 64 bytes of `chunk`.
-        let (lo, hi) = unsafe {
-            let p = chunk.as_ptr();
-            (
-                _mm256_loadu_si256(p.cast()),
-                _mm256_loadu_si256(p.add(32).cast()),
-            )
-        };
-        let mask = |b: u8| {
-            let lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, splat(b))) as u32;
-            let hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, splat(b))) as u32;
-            u64::from(lo) | u64::from(hi) << 32
-        };
-        [mask(b'>'), mask(b'"'), mask(b'\'')]
-    })
 }
 
 /// [`open_tag_end`] by walking the values: a quote opens a value only after
@@ -623,40 +551,6 @@ fn next_closing_start<I: Isa>(html: &[u8], at: usize, isa: I) -> Option<usize> {
 /// [`next_closing_start`] with `memmem`.
 fn closing_start_memmem(html: &[u8], at: usize) -> Option<usize> {
     CLOSING_TAG.find(html.get(at..)?).map(|i| at + i)
-}
-
-/// [`next_closing_start`] 64 positions a step, each `<` compared with the
-/// byte after it from a load one byte on; `Err` with where to go on when
-/// fewer than 65 bytes are left.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub(super) fn closing_start_avx2(html: &[u8], mut at: usize) -> Result<usize, usize> {
-    use super::kernel::avx2::splat;
-    use std::arch::x86_64::*;
-    while let Some(bytes) = html.get(at..).and_then(|rest| rest.first_chunk::<65>()) {
-        let pair = |i: usize| {
-            // SAFETY: the loads read bytes `i .. i + 33` of the 65 of `bytes`.
-            let (lt, slash) = unsafe {
-                let p = bytes.as_ptr().add(i);
-                (
-                    _mm256_loadu_si256(p.cast()),
-                    _mm256_loadu_si256(p.add(1).cast()),
-                )
-            };
-            _mm256_and_si256(
-                _mm256_cmpeq_epi8(lt, splat(b'<')),
-                _mm256_cmpeq_epi8(slash, splat(b'/')),
-            )
-        };
-        let (lo, hi) = (pair(0), pair(32));
-        if _mm256_testz_si256(_mm256_or_si256(lo, hi), _mm256_or_si256(lo, hi)) == 0 {
-            let mask = u64::from(_mm256_movemask_epi8(lo) as u32)
-                | u64::from(_mm256_movemask_epi8(hi) as u32) << 32;
-            return Ok(at + mask.trailing_zeros() as usize);
-        }
-        at += 64;
-    }
-    Err(at)
 }
 
 /// Classifies an element name by its [`Name::key`].

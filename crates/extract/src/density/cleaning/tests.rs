@@ -1,6 +1,7 @@
 //! Tests of [`super`] (`cleaning.rs`).
 
 use super::*;
+use crate::density::Cleaning;
 use crate::density::{kernel::Baseline, tags};
 use proptest::prelude::*;
 

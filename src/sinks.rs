@@ -1,8 +1,8 @@
 //! Where serialised pages go: stdout, or one file per input in a directory.
 
-use super::parquet::ParquetWriter;
-use super::resume::{self, Fingerprint, Record, Settings};
-use super::{Format, Formatter, Rendered};
+use crate::output::parquet::ParquetWriter;
+use crate::output::resume::{self, Fingerprint, Record, Settings};
+use crate::output::{Format, Formatter, Rendered};
 use crate::pipeline::{FileStats, Sink};
 use std::fs::File;
 use std::io::{BufWriter, Write};
