@@ -7,8 +7,6 @@
 
 mod addanag;
 mod addanag_plus;
-mod baselines;
-mod ccb;
 mod dana;
 mod danag;
 mod elements;

@@ -7,7 +7,7 @@
 //! comment threads, sidebars, "related stories", cookie banners. Pages name
 //! these parts in their markup: `<nav>`, `<aside>`, `<footer>`, and elements
 //! whose `class`, `id` or `role` names a furniture word. Under
-//! [`Cleaning::Furniture`] the counting pass puts them on lines of their
+//! [`Cleaning::Furniture`](super::Cleaning::Furniture) the counting pass puts them on lines of their
 //! own, marked [`super::Line::furniture`], and AdDANAg+ values them as
 //! markup only. They are marked rather than removed because class names
 //! mislead now and then (a whole article inside `and-w-sidebar`); the

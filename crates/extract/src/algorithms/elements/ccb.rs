@@ -28,7 +28,7 @@
 //!   characters; scripts, styles and comments are no elements at all (the
 //!   pre-processing the later papers describe).
 
-use super::elements::{self, Scratch, Token, TokenKind};
+use super::{self as elements, Scratch, Token, TokenKind};
 use crate::density::text::TextSink;
 
 /// The CCR above which an element is content (§4.1).
@@ -44,7 +44,7 @@ pub const MAX_PASSES: usize = 64;
 
 /// How the content code vector is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Vector {
+pub(crate) enum Vector {
     /// CCB: one entry per character.
     Characters,
     /// ACCB: one entry per character, anchor tags left out.
@@ -55,7 +55,7 @@ pub(super) enum Vector {
 
 /// Buffers for the vector and the blurring passes.
 #[derive(Debug, Default)]
-pub(super) struct Buffers {
+pub(crate) struct Buffers {
     /// The CCV, then the CCR.
     values: Vec<f32>,
     /// `offsets[i]..offsets[i + 1]`: token `i`'s entries in `values`.
@@ -65,7 +65,7 @@ pub(super) struct Buffers {
 
 /// The kernel and the work buffers of [`Blur::until_settled`].
 #[derive(Debug, Default)]
-pub(super) struct Blur {
+pub(crate) struct Blur {
     kernel: Vec<f32>,
     padded: Vec<f32>,
     next: Vec<f32>,
@@ -73,7 +73,7 @@ pub(super) struct Blur {
 
 /// Runs CCB, ACCB or TCCB on the tokens in `scratch`; returns the number
 /// of text runs written.
-pub(super) fn extract(
+pub(crate) fn extract(
     scratch: &mut Scratch,
     html: &str,
     vector: Vector,

@@ -1,38 +1,20 @@
-//! Algorithms that read a page as a sequence of elements (characters, tokens
-//! or virtual lines) instead of through the DANA line profile: content code
-//! blurring ([`super::ccb`]) and the baselines of the papers' comparisons
-//! ([`super::baselines`]). This file holds what they share: the token walk,
-//! writing the chosen elements as text, and the reusable buffers.
+//! The token walk the element-sequence algorithms share, and writing the
+//! chosen elements as text.
 //!
 //! A *token* is a tag (recognised by [`tags::parse`]; dropped elements such
 //! as scripts, styles and comments give no token) or a word: a run of text
 //! bytes between ASCII whitespace. A word made only of `&nbsp;` is no word
 //! (the core counts it as whitespace too).
 
-use super::baselines;
-use super::ccb;
 use crate::density::kernel::{self, is_content_byte, Isa};
 use crate::density::tags::{self, Markup, TagClass};
 use crate::density::text::TextSink;
-use crate::density::{Cleaning, LinkRule, Rules, Scratch as LineScratch};
+use crate::density::{Cleaning, LinkRule, Rules};
 use memchr::memchr;
-
-/// The element-sequence algorithms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) enum Kind {
-    Ccb,
-    Accb,
-    Tccb,
-    Plain,
-    Bte,
-    Dsc,
-    Cetr,
-    Density,
-}
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum TokenKind {
+pub(crate) enum TokenKind {
     Word,
     Tag,
     /// An `<a>` or `</a>` tag (ACCB leaves these out of its vector).
@@ -41,7 +23,7 @@ pub(super) enum TokenKind {
 
 /// One token: its byte range in the page and its kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Token {
+pub(crate) struct Token {
     pub start: usize,
     pub end: usize,
     pub kind: TokenKind,
@@ -53,84 +35,10 @@ impl Token {
     }
 }
 
-/// Buffers reused from page to page by one [`super::Extractor`].
-#[derive(Debug, Default)]
-pub(super) struct Scratch {
-    pub tokens: Vec<Token>,
-    pub ccb: ccb::Buffers,
-    pub lines: LineScratch,
-    /// CETR's smoothing.
-    pub smooth: ccb::Blur,
-    /// Tags per line (CETR), tags before each token (DSC).
-    pub counts: Vec<u32>,
-    /// Per-line features (CETR).
-    pub ratios: Vec<f32>,
-    pub gradients: Vec<f32>,
-    /// Per-line cluster (CETR).
-    pub clusters: Vec<u8>,
-    /// Which tokens or lines were chosen.
-    pub chosen: Vec<bool>,
-}
-
-/// Sizes of what one extraction saw, for [`super::Extraction`].
-pub(super) struct Counts {
-    /// Virtual lines, for the line-based algorithms (else 0).
-    pub lines: usize,
-    /// Separate runs of text written.
-    pub runs: usize,
-}
-
-impl Scratch {
-    /// Extracts `html` with `kind`: the title into `title`, the main text into
-    /// `text` (both cleared first).
-    pub fn extract(
-        &mut self,
-        kind: Kind,
-        html: &str,
-        title: &mut String,
-        text: &mut String,
-        entities: &mut String,
-    ) -> Counts {
-        let line_based = matches!(kind, Kind::Plain | Kind::Cetr | Kind::Density);
-        let title_range = if line_based {
-            self.lines
-                .scan(html.as_bytes(), Rules::papers(LinkRule::Keep))
-                .title
-        } else {
-            tokenize(html, &mut self.tokens)
-        };
-        let mut sink = TextSink::new(title, entities);
-        if let Some(t) = title_range.and_then(|(a, b)| html.get(a..b)) {
-            sink.append_text(t);
-        }
-        let mut sink = TextSink::new(text, entities);
-        let runs = match kind {
-            Kind::Ccb => ccb::extract(self, html, ccb::Vector::Characters, &mut sink),
-            Kind::Accb => {
-                ccb::extract(self, html, ccb::Vector::CharactersWithoutAnchors, &mut sink)
-            }
-            Kind::Tccb => ccb::extract(self, html, ccb::Vector::Tokens, &mut sink),
-            Kind::Plain => baselines::plain::extract(html, &mut sink),
-            Kind::Bte => baselines::bte::extract(&self.tokens, html, &mut sink),
-            Kind::Dsc => baselines::dsc::extract(self, html, &mut sink),
-            Kind::Cetr => baselines::cetr::extract(self, html, &mut sink),
-            Kind::Density => baselines::density::extract(self, html, &mut sink),
-        };
-        Counts {
-            lines: if line_based {
-                self.lines.lines.len()
-            } else {
-                0
-            },
-            runs,
-        }
-    }
-}
-
 /// Splits `html` into tokens (into `out`, cleared first); returns the byte
 /// range of the first `<title>`'s text. Tags are read with the kernels this
 /// CPU runs best ([`kernel::dispatch`]).
-pub(super) fn tokenize(html: &str, out: &mut Vec<Token>) -> Option<(usize, usize)> {
+pub(crate) fn tokenize(html: &str, out: &mut Vec<Token>) -> Option<(usize, usize)> {
     /// [`tokenize_with`] as a task for [`kernel::dispatch`].
     struct Tokenize<'h, 'o> {
         html: &'h str,
@@ -234,7 +142,7 @@ fn is_blank_entities(mut word: &[u8]) -> bool {
 
 /// Characters of a byte range that count: non-whitespace characters (a
 /// UTF-8 sequence counts once), as in the line-density core.
-pub(super) fn chars(html: &str, token: &Token) -> usize {
+pub(crate) fn chars(html: &str, token: &Token) -> usize {
     html.as_bytes()
         .get(token.start..token.end)
         .map_or(0, |b| b.iter().filter(|&&b| is_content_byte(b)).count())
@@ -243,7 +151,7 @@ pub(super) fn chars(html: &str, token: &Token) -> usize {
 /// Writes the chosen words: each maximal run of chosen words (with the tags
 /// between them, for block breaks) goes through `sink`, runs separated by a
 /// paragraph break. Unchosen tags do not break a run. Returns the run count.
-pub(super) fn write_words(
+pub(crate) fn write_words(
     html: &str,
     tokens: &[Token],
     mut chosen: impl FnMut(usize, &Token) -> bool,
@@ -264,7 +172,7 @@ pub(super) fn write_words(
 }
 
 /// Writes the chosen virtual lines, consecutive ones as one run.
-pub(super) fn write_lines(
+pub(crate) fn write_lines(
     html: &str,
     lines: &[crate::density::Line],
     chosen: &[bool],
@@ -304,8 +212,9 @@ impl Runs {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::algorithms::elements::{Kind, Scratch};
 
     /// Runs `kind` on `html`; returns the text.
     pub fn run(kind: Kind, html: &str) -> String {
@@ -396,7 +305,7 @@ pub(super) mod tests {
         assert_eq!(pages.len(), 4);
         let mut plain = Extractor::new(Algorithm::Plain);
         for algorithm in Algorithm::ALL {
-            if !matches!(algorithm.family(), super::super::Family::Elements(_)) {
+            if !matches!(algorithm.family(), crate::algorithms::Family::Elements(_)) {
                 continue;
             }
             let mut extractor = Extractor::new(*algorithm);

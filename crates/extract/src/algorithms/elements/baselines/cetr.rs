@@ -8,7 +8,7 @@
 //!   source's line wrapping does not matter;
 //! - the ratio of a line is its content characters over its tags (over 1
 //!   when it has none);
-//! - smoothing is one pass of the Gaussian of [`crate::algorithms::ccb`]
+//! - smoothing is one pass of the Gaussian of [`crate::algorithms::elements::ccb`]
 //!   with σ = 1 (range 3);
 //! - each line is a point (smoothed ratio `r_i`, derivative `|mean(r_i..=r_{i+3}) - r_i|`),
 //!   so a line where the ratio jumps counts as content too;
