@@ -48,7 +48,7 @@ pub trait Sink {
 /// The default record cap (`--max-record-bytes`, `max_record_bytes=`): a
 /// record whose block, or whose HTTP body once decoded, is larger is
 /// skipped and counted as `too_large`, never cut.
-pub const DEFAULT_MAX_RECORD_BYTES: u64 = 16 << 20;
+pub const DEFAULT_MAX_RECORD_BYTES: u64 = crate::warc::DEFAULT_MAX_RECORD_BYTES;
 
 /// How [`run`] reads, extracts and writes.
 #[derive(Debug, Clone)]

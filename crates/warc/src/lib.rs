@@ -36,6 +36,29 @@
 //! Limit: a record cut short whose claimed length happens to end exactly
 //! at a later record's boundary in an uncompressed file is indistinguishable
 //! from a record holding WARC data, and is read as one record.
+//!
+//! ```
+//! use crawlsift_warc::ReaderBuilder;
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data-samples/resiliparse_warcfile.warc.gz");
+//! let mut reader = ReaderBuilder::new().max_record_bytes(1 << 20).open(path.as_ref())?;
+//! let (mut responses, mut problems) = (0, 0);
+//! while let Some(item) = reader.next() {
+//!     match item {
+//!         Ok(record) if record.headers.warc_type().as_deref() == Some("response") => {
+//!             assert!(record.block.starts_with(b"HTTP/"));
+//!             responses += 1;
+//!         }
+//!         Ok(_) => {}
+//!         Err(problem) => {
+//!             eprintln!("{problem}"); // file, offset, record number; reading goes on
+//!             problems += 1;
+//!         }
+//!     }
+//! }
+//! assert_eq!((responses, problems), (16, 0));
+//! # Ok::<(), crawlsift_warc::OpenError>(())
+//! ```
 
 #![warn(missing_docs)]
 
@@ -144,6 +167,66 @@ pub struct Problem {
     pub kind: ProblemKind,
     /// A human-readable description of the damage.
     pub detail: String,
+}
+
+/// The default record cap: a record whose block is larger is returned
+/// [`Record::oversized`], its block skipped without being buffered. It
+/// bounds the memory a reader holds per record.
+pub const DEFAULT_MAX_RECORD_BYTES: u64 = 16 << 20;
+
+/// Opens [`WarcReader`]s with options other than the defaults.
+#[derive(Debug, Clone, Copy)]
+pub struct ReaderBuilder {
+    max_record_bytes: u64,
+    split: Split,
+}
+
+impl Default for ReaderBuilder {
+    fn default() -> Self {
+        ReaderBuilder {
+            max_record_bytes: DEFAULT_MAX_RECORD_BYTES,
+            split: Split::new(1),
+        }
+    }
+}
+
+impl ReaderBuilder {
+    /// The defaults: records up to [`DEFAULT_MAX_RECORD_BYTES`], one
+    /// inflating thread.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records whose block is larger than `bytes` are returned
+    /// [`Record::oversized`] with an empty block (default
+    /// [`DEFAULT_MAX_RECORD_BYTES`]).
+    pub fn max_record_bytes(&mut self, bytes: u64) -> &mut Self {
+        self.max_record_bytes = bytes;
+        self
+    }
+
+    /// How a big multi-member `.warc.gz` file is inflated by several threads
+    /// (default [`Split::new`]`(1)`: sequentially); the records, offsets and
+    /// problems are the same.
+    pub fn split(&mut self, split: Split) -> &mut Self {
+        self.split = split;
+        self
+    }
+
+    /// Opens the file at `path` (plain or gzip, detected from its first bytes).
+    pub fn open(&self, path: &Path) -> Result<WarcReader, OpenError> {
+        WarcReader::open_split(path, self.max_record_bytes, self.split)
+    }
+
+    /// Reads the byte stream `input` (plain or gzip); `name` labels its
+    /// problems.
+    pub fn from_stream<R: BufRead + Send + 'static>(
+        &self,
+        name: String,
+        input: R,
+    ) -> std::io::Result<WarcReader> {
+        WarcReader::from_stream(name, input, self.max_record_bytes)
+    }
 }
 
 /// An input that cannot be read at all.
