@@ -339,7 +339,12 @@ fn extract_here(
 /// Raises `ValueError` for an unknown algorithm or rule set, `TypeError` for
 /// an `html` that is neither `bytes` nor `str`.
 #[pyfunction]
-#[pyo3(signature = (html, *, content_type=None, url=None, algorithm=Algorithm::DEFAULT.name(), signals=false, minhash=false, filter=None))]
+// The text signature spells the defaults out for `inspect`
+// (python/tests/test_schema.py checks them against DEFAULT_ALGORITHM).
+#[pyo3(
+    signature = (html, *, content_type=None, url=None, algorithm=Algorithm::DEFAULT.name(), signals=false, minhash=false, filter=None),
+    text_signature = "(html, *, content_type=None, url=None, algorithm='addanag-plus', signals=False, minhash=False, filter=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn extract(
     py: Python<'_>,
