@@ -11,9 +11,9 @@
 
 mod common;
 
-use crawlsift::density::kernel::{dispatch, Isa, Kernels, ReferenceCounter, Task, BLOCK};
-use crawlsift::density::scan::{scan, LinkRule, Rules};
-use crawlsift::density::Scratch;
+use crawlsift_extract::density::kernel::{dispatch, Isa, Kernels, ReferenceCounter, Task, BLOCK};
+use crawlsift_extract::density::scan::{scan, LinkRule, Rules};
+use crawlsift_extract::density::Scratch;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 
@@ -58,7 +58,7 @@ fn kernel(c: &mut Criterion) {
         })
     });
     let mut lines = Vec::new();
-    let mut memo = crawlsift::density::cleaning::CueMemo::default();
+    let mut memo = crawlsift_extract::density::cleaning::CueMemo::default();
     group.bench_function("scan_reference", |b| {
         b.iter(|| {
             pages

@@ -22,8 +22,9 @@
 //! - [`charset`]: finding a page's encoding and decoding it to UTF-8;
 //! - [`http`]: HTTP responses inside WARC records (head, de-chunking,
 //!   content decoding, is it HTML);
-//! - [`density`]: the shared line-density core (tag recogniser, counting
-//!   kernel, smoothing, regions, text out);
+//! - `density`: the shared line-density core (tag recogniser, counting
+//!   kernel, smoothing, regions, text out), public with the `internals`
+//!   feature;
 //! - [`algorithms`]: the algorithms built on that core, selectable by name,
 //!   and the [`Extractor`] that runs them.
 
@@ -31,7 +32,22 @@
 
 pub mod algorithms;
 pub mod charset;
+// The line-density core is this crate's inside: public only with the
+// `internals` feature, for the benchmarks and fuzz targets that time or
+// probe its parts.
+#[cfg(feature = "internals")]
 pub mod density;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)] // what only the benches and tests reach
+mod density;
 pub mod http;
 
 pub use algorithms::{Algorithm, Extraction, Extractor};
+pub use density::Selection;
+
+/// The instruction set the hot loops run with on this CPU (`avx2`, `sse2`,
+/// or `scalar` elsewhere), chosen once per process; `CRAWLSIFT_KERNELS=sse2`
+/// forces the baseline.
+pub fn kernels() -> &'static str {
+    crawlsift_simd::chosen()
+}

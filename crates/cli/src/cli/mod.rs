@@ -34,7 +34,7 @@ enum Command {
 /// What `crawlsift --version` prints: the version and the byte kernels this
 /// CPU runs (chosen at run time, `crawlsift_simd::dispatch`).
 fn long_version() -> &'static str {
-    let kernels = crawlsift::density::kernel::chosen();
+    let kernels = crawlsift::extract::kernels();
     // Built once per process, for clap, which keeps it to the end.
     format!("{} (kernels: {kernels})", env!("CARGO_PKG_VERSION")).leak()
 }

@@ -3,7 +3,7 @@
 //!
 //! Each algorithm of the DANA family is a small file describing how it
 //! counts (a `LineDensity`); everything else is the shared core in
-//! [`crate::density`].
+//! the `density` core.
 
 mod addanag;
 mod addanag_plus;

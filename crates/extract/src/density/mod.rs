@@ -115,9 +115,9 @@ pub type Columns = fn(&Line) -> (u32, u32);
 /// The lines a density profile chose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Selection {
-    /// Indices (inclusive) into [`Scratch::regions`] of the chosen regions.
+    /// Indices (inclusive) into the page's positive regions (in order) of the chosen ones.
     pub regions: (usize, usize),
-    /// Indices (inclusive) into [`Scratch::lines`] of the first and last
+    /// Indices (inclusive) into the page's virtual lines of the first and last
     /// chosen line.
     pub lines: (usize, usize),
 }
