@@ -52,7 +52,7 @@ pub fn open_warc(
     let len = remote.len();
     let mut input = BufReader::with_capacity(FILL_CHUNK, remote);
     if let Some(kind) = crate::warc::unsupported_compression(input.fill_buf().map_err(err)?) {
-        let detail = format!("{kind}-compressed WARC files are not supported; decompress it first or pipe it to `crawlsift extract -`");
+        let detail = format!("{kind}-compressed WARC files are not supported; decompress it first (it can then be read from a pipe)");
         return Err(err(io::Error::new(io::ErrorKind::InvalidData, detail)));
     }
     let reader = crate::warc::WarcReader::from_stream(url.to_string(), input, max_record_bytes)

@@ -665,7 +665,7 @@ impl ReaderThread<'_> {
                             stats.skip(reason);
                             if reason == Skipped::TooLarge {
                                 stats.note(format!(
-                                    "{}: record {} at byte offset {} ({}): its block of {} bytes is over --max-record-bytes {}; skipped",
+                                    "{}: record {} at byte offset {} ({}): its block of {} bytes is over the record cap of {} bytes (--max-record-bytes, max_record_bytes= in Python); skipped",
                                     input,
                                     record.number,
                                     record.offset,

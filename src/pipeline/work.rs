@@ -188,7 +188,7 @@ impl Worker {
                     return Outcome::SkippedWarn(
                         Skipped::TooLarge,
                         format!(
-                            "{}: record {} at byte offset {} ({}): its HTTP body decodes ({}) to more than --max-record-bytes {}; skipped",
+                            "{}: record {} at byte offset {} ({}): its HTTP body decodes ({}) to more than the record cap of {} bytes (--max-record-bytes, max_record_bytes= in Python); skipped",
                             job.input,
                             job.number,
                             job.offset,

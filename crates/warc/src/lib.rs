@@ -312,7 +312,7 @@ impl WarcReader {
             let _ = map.advise(memmap2::Advice::Sequential);
         }
         if let Some(kind) = unsupported_compression(&map) {
-            let detail = format!("{kind}-compressed WARC files are not supported; decompress it first or pipe it to `crawlsift extract -`");
+            let detail = format!("{kind}-compressed WARC files are not supported; decompress it first (it can then be read from a pipe)");
             return Err(err(std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
                 detail,
