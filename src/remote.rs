@@ -33,33 +33,6 @@ use std::time::Duration;
 /// Longest back-off between two tries.
 const MAX_DELAY: Duration = Duration::from_secs(30);
 
-/// Bytes a remote stream is read ahead by, for the WARC reader.
-const FILL_CHUNK: usize = 256 << 10;
-
-/// A WARC reader over the `http(s)://` URL `url`, streamed and retried as
-/// `policy` says; the reader knows the file's size when the server gives it.
-pub fn open_warc(
-    url: &str,
-    max_record_bytes: u64,
-    policy: &RetryPolicy,
-) -> Result<crate::warc::WarcReader, crate::warc::OpenError> {
-    use std::io::{BufRead, BufReader};
-    let err = |source| crate::warc::OpenError {
-        file: url.to_string(),
-        source,
-    };
-    let remote = RemoteReader::open(url, policy).map_err(|e| err(io::Error::other(e.detail)))?;
-    let len = remote.len();
-    let mut input = BufReader::with_capacity(FILL_CHUNK, remote);
-    if let Some(kind) = crate::warc::unsupported_compression(input.fill_buf().map_err(err)?) {
-        let detail = format!("{kind}-compressed WARC files are not supported; decompress it first (it can then be read from a pipe)");
-        return Err(err(io::Error::new(io::ErrorKind::InvalidData, detail)));
-    }
-    let reader = crate::warc::WarcReader::from_stream(url.to_string(), input, max_record_bytes)
-        .map_err(err)?;
-    Ok(reader.with_total_bytes(len))
-}
-
 /// True for the inputs read over HTTP: `http://…` and `https://…`.
 pub fn is_url(input: &str) -> bool {
     let scheme = |s: &str| {

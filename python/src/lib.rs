@@ -415,7 +415,7 @@ impl Page {
     /// `crawlsift.COLUMNS`).
     fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
         match FIELDS.iter().position(|f| f.name == name) {
-            Some(i) => value_to_py(py, self.row.values()[i]),
+            Some(i) => value_to_py(py, self.row.value(i).unwrap_or(Value::Null)),
             None => Err(PyAttributeError::new_err(format!(
                 "'Page' object has no attribute '{name}'"
             ))),

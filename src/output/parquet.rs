@@ -372,7 +372,12 @@ fn write_field(
     let (mut strings, mut ints, mut doubles, mut levels) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for row in rows.iter_mut() {
-        match std::mem::replace(&mut row.slots()[index], Slot::U64(0)) {
+        let Some(slot) = row.slot(index) else {
+            return Err(parquet::errors::ParquetError::General(format!(
+                "the page schema has no field {index}"
+            )));
+        };
+        match slot {
             Slot::Str(s) => strings.push(ByteArray::from(std::mem::take(s).into_bytes())),
             Slot::OptStr(s) => {
                 levels.push(i16::from(s.is_some()));

@@ -326,10 +326,28 @@ macro_rules! page_schema {
                 [$( Borrowed::value(&self.$name), )*]
             }
 
-            /// The places of [`FIELDS`], in order, to move values out.
-            pub fn slots(&mut self) -> [Slot<'_>; FIELDS.len()] {
-                [$( Borrowed::slot(&mut self.$name), )*]
+            /// The value of `FIELDS[index]`; `None` past the table.
+            pub fn value(&self, index: usize) -> Option<Value<'_>> {
+                match index {
+                    $( i if i == Index::$name as usize => Some(Borrowed::value(&self.$name)), )*
+                    _ => None,
+                }
             }
+
+            /// The place of `FIELDS[index]`, to move its value out; `None`
+            /// past the table.
+            pub fn slot(&mut self, index: usize) -> Option<Slot<'_>> {
+                match index {
+                    $( i if i == Index::$name as usize => Some(Borrowed::slot(&mut self.$name)), )*
+                    _ => None,
+                }
+            }
+        }
+
+        /// Each field's place in [`FIELDS`].
+        #[allow(non_camel_case_types)]
+        enum Index {
+            $( $name, )*
         }
     };
 }
@@ -425,7 +443,11 @@ mod tests {
             assert!(fits, "{}: {value:?}", field.name);
         }
         assert_eq!(values[0], Value::Str("u"));
-        if let Slot::Str(url) = &mut row.slots()[0] {
+        for (i, value) in values.into_iter().enumerate() {
+            assert_eq!(row.value(i), Some(value));
+        }
+        assert_eq!(row.value(FIELDS.len()), None);
+        if let Some(Slot::Str(url)) = row.slot(0) {
             url.push('!');
         }
         assert_eq!(row.url, "u!");

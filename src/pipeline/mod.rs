@@ -25,7 +25,7 @@ use crate::Algorithm;
 use crossbeam_channel::{bounded, Receiver, Sender};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::{BufReader, Read};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -99,20 +99,12 @@ pub struct FileStats {
 impl FileStats {
     /// Records skipped under the reason named `name` (`"not_html"`, …).
     pub fn skipped_as(&self, name: &str) -> u64 {
-        self.skipped
-            .iter()
-            .filter(|(reason, _)| reason.name() == name)
-            .map(|(_, n)| n)
-            .sum()
+        count_named(&self.skipped, name)
     }
 
     /// Records failed under the reason named `name` (`"corrupt_gzip"`, …).
     pub fn failed_as(&self, name: &str) -> u64 {
-        self.failed
-            .iter()
-            .filter(|(reason, _)| reason.name() == name)
-            .map(|(_, n)| n)
-            .sum()
+        count_named(&self.failed, name)
     }
 
     /// Keeps `message` for the report if fewer than the kept maximum are.
@@ -129,6 +121,14 @@ impl FileStats {
         self.read += 1;
         *self.skipped.entry(reason).or_default() += 1;
     }
+}
+
+/// The count of the reason named `name` in `counts` (0 when absent).
+fn count_named<R: std::fmt::Display>(counts: &BTreeMap<R, u64>, name: &str) -> u64 {
+    counts
+        .iter()
+        .find(|(reason, _)| reason.to_string() == name)
+        .map_or(0, |(_, n)| *n)
 }
 
 /// Progress so far: input bytes read and records read over all inputs.
@@ -196,7 +196,7 @@ impl Input {
                 })
             }
             Input::Path(path) if crate::remote::is_url(&path.display().to_string()) => {
-                crate::remote::open_warc(&path.display().to_string(), max_record_bytes, retry)
+                open_url(&path.display().to_string(), max_record_bytes, retry)
             }
             Input::Path(path) => WarcReader::open_split(path, max_record_bytes, split),
             Input::Stream(stream) => {
@@ -227,6 +227,26 @@ impl Input {
             .unwrap_or_else(|| "-".into())
             .into()
     }
+}
+
+/// A WARC reader over the `http(s)://` URL `url`, streamed and retried as
+/// `retry` says; it knows the file's size when the server gives it.
+fn open_url(
+    url: &str,
+    max_record_bytes: u64,
+    retry: &crate::remote::RetryPolicy,
+) -> Result<WarcReader, OpenError> {
+    let err = |source| OpenError {
+        file: url.to_string(),
+        source,
+    };
+    let remote = crate::remote::RemoteReader::open(url, retry)
+        .map_err(|e| err(std::io::Error::other(e.detail)))?;
+    let len = remote.len();
+    let mut input = BufReader::with_capacity(STREAM_BUFFER, remote);
+    crate::warc::check_compression(input.fill_buf().map_err(err)?).map_err(err)?;
+    let reader = WarcReader::from_stream(url.to_string(), input, max_record_bytes).map_err(err)?;
+    Ok(reader.with_total_bytes(len))
 }
 
 /// Most records a job message carries.

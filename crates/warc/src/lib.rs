@@ -311,13 +311,7 @@ impl WarcReader {
             // Read ahead, and let the kernel drop pages we have passed.
             let _ = map.advise(memmap2::Advice::Sequential);
         }
-        if let Some(kind) = unsupported_compression(&map) {
-            let detail = format!("{kind}-compressed WARC files are not supported; decompress it first (it can then be read from a pipe)");
-            return Err(err(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                detail,
-            )));
-        }
+        check_compression(&map).map_err(err)?;
         let engine = if map.starts_with(&GZIP_MAGIC) {
             let map = Arc::new(map);
             let source: Box<dyn Source + Send> =
@@ -451,18 +445,23 @@ impl WarcReader {
     }
 }
 
-/// Names a compression this reader recognises by its magic bytes (at the
-/// start of `start`) but cannot read, for a message before a stream is read.
-pub fn unsupported_compression(start: &[u8]) -> Option<&'static str> {
-    if start.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
-        Some("LZ4")
+/// `Err` (`InvalidData`) when `start`, the first bytes of an input, shows a
+/// compression this reader recognises by its magic bytes but cannot read;
+/// the message names it. For a stream, call it before reading.
+pub fn check_compression(start: &[u8]) -> std::io::Result<()> {
+    let kind = if start.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
+        "LZ4"
     } else if start.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        Some("zstd")
+        "zstd"
     } else if start.starts_with(b"BZh") {
-        Some("bzip2")
+        "bzip2"
     } else {
-        None
-    }
+        return Ok(());
+    };
+    Err(std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!("{kind}-compressed WARC files are not supported; decompress it first (it can then be read from a pipe)"),
+    ))
 }
 
 #[cfg(test)]
