@@ -14,21 +14,34 @@
 //!   more and the first N bytes are discarded: slower, same bytes.
 //! - `408`, `429` and `5xx` answers, refused or failed connections and
 //!   timeouts are retried after a back-off (`delay`, doubled each time, at
-//!   most 30 s), up to `retries` times in a row; any byte received resets
-//!   the count. Other answers (`404`, `403`, …) fail at once.
+//!   most 30 s), up to `retries` times in a row. Other answers (`404`,
+//!   `403`, …) fail at once.
+//! - A connection that delivers less than `min_rate` bytes per second of
+//!   waiting for them, measured over `timeout` of waiting (a server that
+//!   trickles), counts as a failed try: it is dropped and resumed. Time the
+//!   caller spends between reads does not count. The count of failures in a row is reset
+//!   only by a connection that delivers at that rate, so a trickle that
+//!   starts again on every connection fails the input after `retries` more
+//!   windows.
 //! - After it gives up, the reader returns the error once, then end of
 //!   input: the caller reports the error and stops.
 //! - A body sent without `Content-Length` or chunking (read until the server
-//!   closes) cannot tell a drop from its end: it ends there, and the WARC
-//!   reader reports the record it cuts as truncated.
+//!   closes) cannot tell a drop from its end. When it ends, the reader asks
+//!   for the bytes after it (`Range: bytes=N-`): a `416` naming size N
+//!   confirms the end, a `206` (or a `200` with a size) carries on with the
+//!   missing bytes. A server that cannot confirm it (a `200` without a size
+//!   again) fails the input with an [`RemoteErrorKind::UnknownSize`] error,
+//!   unless `allow_unsized` accepts such a body as it is.
 //!
-//! The body is not decompressed (`Accept-Encoding: identity`): a `.warc.gz`
-//! arrives as the gzip file it is, so the gzip member offsets are the file's.
+//! The reader asks for the body unencoded (`Accept-Encoding: identity`) and
+//! hands on the bytes as sent, with the `Content-Encoding` the server gave
+//! anyway ([`RemoteReader::content_encoding`]), so that offsets and `Range`
+//! requests are in the same bytes; `crate::pipeline` decides what to decode.
 
 use std::borrow::Cow;
 use std::io::{self, Read};
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Longest back-off between two tries.
 const MAX_DELAY: Duration = Duration::from_secs(30);
@@ -70,9 +83,21 @@ pub struct RetryPolicy {
     pub retries: u32,
     /// Back-off before the first retry; doubled for each further one.
     pub delay: Duration,
-    /// Longest wait for a connection, an answer, or the next bytes of the body.
+    /// Longest wait for a connection, an answer, or the next bytes of the
+    /// body; also the window over which `min_rate` is measured.
     pub timeout: Duration,
+    /// Fewest bytes per second of waiting a connection must deliver,
+    /// measured over `timeout` of waiting, before it counts as failed (0: no
+    /// minimum).
+    pub min_rate: u64,
+    /// Accept a body sent without a size whose end the server cannot
+    /// confirm (see the module docs) instead of failing the input.
+    pub allow_unsized: bool,
 }
+
+/// The default [`RetryPolicy::min_rate`]: 1 KiB/s, i.e. a connection that
+/// delivers less than 60 KiB in the default 60 s window is dropped.
+pub const DEFAULT_MIN_RATE: u64 = 1024;
 
 impl Default for RetryPolicy {
     fn default() -> Self {
@@ -80,6 +105,8 @@ impl Default for RetryPolicy {
             retries: 5,
             delay: Duration::from_millis(500),
             timeout: Duration::from_secs(60),
+            min_rate: DEFAULT_MIN_RATE,
+            allow_unsized: false,
         }
     }
 }
@@ -87,7 +114,9 @@ impl Default for RetryPolicy {
 impl RetryPolicy {
     /// The defaults, changed by the environment variables `CRAWLSIFT_HTTP_RETRIES`
     /// (a count), `CRAWLSIFT_HTTP_RETRY_DELAY` and `CRAWLSIFT_HTTP_TIMEOUT` (seconds,
-    /// fractions allowed): what the command line and the Python and Spark
+    /// fractions allowed), `CRAWLSIFT_HTTP_MIN_RATE` (bytes per second, 0 for
+    /// none) and `CRAWLSIFT_HTTP_ALLOW_UNSIZED` (`1`/`true`/`yes` or
+    /// `0`/`false`/`no`): what the command line and the Python and Spark
     /// readers pass to the pipeline ([`crate::pipeline::Options::retry`]),
     /// so they are configured the same way. The library itself reads no
     /// environment.
@@ -105,6 +134,22 @@ impl RetryPolicy {
                 .trim()
                 .parse()
                 .map_err(|_| bad("CRAWLSIFT_HTTP_RETRIES", &v, "a count (e.g. 5)"))?;
+        }
+        if let Some(v) = var("CRAWLSIFT_HTTP_MIN_RATE") {
+            policy.min_rate = v.trim().parse().map_err(|_| {
+                bad(
+                    "CRAWLSIFT_HTTP_MIN_RATE",
+                    &v,
+                    "a number of bytes per second (e.g. 1024, or 0 for no minimum)",
+                )
+            })?;
+        }
+        if let Some(v) = var("CRAWLSIFT_HTTP_ALLOW_UNSIZED") {
+            policy.allow_unsized = match v.trim().to_ascii_lowercase().as_str() {
+                "1" | "true" | "yes" => true,
+                "0" | "false" | "no" => false,
+                _ => return Err(bad("CRAWLSIFT_HTTP_ALLOW_UNSIZED", &v, "1 or 0")),
+            };
         }
         for (name, field) in [
             ("CRAWLSIFT_HTTP_RETRY_DELAY", &mut policy.delay),
@@ -142,6 +187,9 @@ pub enum RemoteErrorKind {
     BadAnswer,
     /// The URL or the retry settings are invalid.
     Config,
+    /// The body came without a size and the server could not confirm where
+    /// it ends (see [`RetryPolicy::allow_unsized`]).
+    UnknownSize,
 }
 
 /// A remote input that cannot be read (further): names the URL, the byte
@@ -182,13 +230,27 @@ pub struct RemoteReader {
     /// The file's size, when the server said.
     len: Option<u64>,
     etag: Option<String>,
+    /// The `Content-Encoding` of the first answer (lower case), if any.
+    encoding: Option<String>,
     /// A first `200` answer has been seen.
     answered: bool,
-    /// Failed tries since bytes last arrived.
+    /// The body without a size is chunked: its end is marked, not guessed.
+    chunked: bool,
+    /// The server answered a request for the bytes after an unsized body's
+    /// end in a way that cannot confirm it (a `200` without a size).
+    unconfirmable: Option<String>,
+    /// Where the end of an unsized body was last checked.
+    checked_at: Option<u64>,
+    /// Failed tries since a connection last delivered at the minimum rate.
     failures: u32,
-    /// Requests after the first one (for tests and reports).
-    resumes: u32,
+    /// Requests sent.
+    requests: u32,
     last_error: String,
+    /// Why the current connection was dropped, for the next resume.
+    dropped: Option<String>,
+    /// Time spent waiting in reads of the current connection's body, and
+    /// the bytes they received, since the rate was last measured.
+    window: (Duration, u64),
     /// The error that ended reading, once returned.
     failed: bool,
     done: bool,
@@ -200,7 +262,7 @@ impl std::fmt::Debug for RemoteReader {
             .field("url", &self.url)
             .field("position", &self.position)
             .field("len", &self.len)
-            .field("resumes", &self.resumes)
+            .field("requests", &self.requests)
             .finish()
     }
 }
@@ -225,10 +287,16 @@ impl RemoteReader {
             position: 0,
             len: None,
             etag: None,
+            encoding: None,
             answered: false,
+            chunked: false,
+            unconfirmable: None,
+            checked_at: None,
             failures: 0,
-            resumes: 0,
+            requests: 0,
             last_error: String::new(),
+            dropped: None,
+            window: (Duration::ZERO, 0),
             failed: false,
             done: false,
         };
@@ -251,6 +319,12 @@ impl RemoteReader {
         self.len == Some(0)
     }
 
+    /// The `Content-Encoding` the server sent the body with (lower case),
+    /// although `identity` was asked for; `None` without one.
+    pub fn content_encoding(&self) -> Option<&str> {
+        self.encoding.as_deref()
+    }
+
     /// Bytes delivered so far (the file offset of the next byte).
     pub fn position(&self) -> u64 {
         self.position
@@ -258,7 +332,7 @@ impl RemoteReader {
 
     /// How many requests were sent after the first (resumed or retried).
     pub fn resumes(&self) -> u32 {
-        self.resumes
+        self.requests.saturating_sub(1)
     }
 
     fn error(&self, kind: RemoteErrorKind, detail: String) -> RemoteError {
@@ -280,25 +354,32 @@ impl RemoteReader {
                         Some(len) => format!("at byte {} of {len}", self.position),
                         None => format!("at byte {}", self.position),
                     };
+                    let slow = self.last_error.contains("minimum rate");
                     return Err(self.error(
                         RemoteErrorKind::GaveUp,
                         format!(
-                            "reading stopped {at} after {} in a row (last: {}); check the network or the server and run again, or raise CRAWLSIFT_HTTP_RETRIES / CRAWLSIFT_HTTP_TIMEOUT",
+                            "reading stopped {at} after {} in a row (last: {}); check the network or the server and run again, or raise CRAWLSIFT_HTTP_RETRIES / CRAWLSIFT_HTTP_TIMEOUT{}",
                             if self.failures == 1 {
                                 "1 failure".to_string()
                             } else {
                                 format!("{} failures", self.failures)
                             },
-                            self.last_error
+                            self.last_error,
+                            if slow {
+                                " or lower the minimum rate (CRAWLSIFT_HTTP_MIN_RATE, http_min_rate= in Python)"
+                            } else {
+                                ""
+                            }
                         ),
                     ));
                 }
                 std::thread::sleep(self.policy.backoff(self.failures));
-                self.resumes += 1;
             }
+            self.requests += 1;
             match self.request() {
                 Attempt::Body(body) => {
                     self.body = Some(body);
+                    self.window = (Duration::ZERO, 0);
                     return Ok(());
                 }
                 Attempt::End => {
@@ -361,6 +442,11 @@ impl RemoteReader {
         };
         let etag = header("etag").filter(|e| !e.starts_with("W/"));
         let content_range = header("content-range");
+        let encoding = header("content-encoding")
+            .map(|e| e.trim().to_ascii_lowercase())
+            .filter(|e| !e.is_empty() && e != "identity");
+        let chunked =
+            header("transfer-encoding").is_some_and(|t| t.to_ascii_lowercase().contains("chunked"));
         let length = response.body().content_length();
         let code = status.as_u16();
         let reason = status.canonical_reason().unwrap_or("");
@@ -374,19 +460,44 @@ impl RemoteReader {
                 );
             }
         }
+        if (200..300).contains(&code) && !initial && encoding != self.encoding {
+            return Attempt::Fatal(
+                RemoteErrorKind::Changed,
+                format!(
+                    "the server sent the file with Content-Encoding {}, after {} at first; run again",
+                    encoding.as_deref().unwrap_or("identity"),
+                    self.encoding.as_deref().unwrap_or("identity")
+                ),
+            );
+        }
         match code {
             200 => {
                 if initial {
                     self.len = length;
+                    self.encoding = encoding;
+                    self.chunked = chunked;
                     self.answered = true;
                 }
-                if let (Some(len), Some(now)) = (self.len, length) {
-                    if len != now {
+                match (self.len, length) {
+                    (Some(len), Some(now)) if len != now => {
                         return Attempt::Fatal(
                             RemoteErrorKind::Changed,
                             format!("the file changed on the server while it was read (its size was {len} bytes, now {now}); run again"),
                         );
                     }
+                    (None, Some(now)) if now < from => {
+                        return Attempt::Fatal(
+                            RemoteErrorKind::Changed,
+                            format!("the file changed on the server while it was read ({from} bytes were read, it now has {now}); run again"),
+                        );
+                    }
+                    (None, Some(now)) => self.len = Some(now),
+                    (None, None) if from > 0 && !chunked => {
+                        self.unconfirmable = Some(format!(
+                            "asked for the bytes from byte {from}, it sent the whole file again (200), still without a size"
+                        ));
+                    }
+                    _ => {}
                 }
                 let mut body = response.into_body().into_reader();
                 if from > 0 {
@@ -412,7 +523,13 @@ impl RemoteReader {
                 else {
                     return Attempt::Fatal(
                         RemoteErrorKind::BadAnswer,
-                        format!("the server answered 206 to a request from byte {from} with an unusable Content-Range {content_range:?}; download the file and extract it locally"),
+                        format!(
+                            "the server answered 206 to a request from byte {from} with {}; download the file and extract it locally",
+                            match &content_range {
+                                Some(range) => format!("an unusable Content-Range ({range})"),
+                                None => "no Content-Range".into(),
+                            }
+                        ),
                     );
                 };
                 if let (Some(len), Some(total)) = (self.len, total) {
@@ -440,13 +557,19 @@ impl RemoteReader {
                         .strip_prefix("bytes */")
                         .and_then(|t| t.trim().parse::<u64>().ok())
                 });
-                if total == Some(from) {
-                    Attempt::End
-                } else {
-                    Attempt::Fatal(
+                match total {
+                    Some(total) if total == from => {
+                        self.len = Some(total);
+                        Attempt::End
+                    }
+                    Some(total) => Attempt::Fatal(
+                        RemoteErrorKind::Changed,
+                        format!("the server has no bytes from byte {from} on (416 Range Not Satisfiable): it says the file has {total} bytes now; the file changed or was cut on the server; run again"),
+                    ),
+                    None => Attempt::Fatal(
                         RemoteErrorKind::BadAnswer,
-                        format!("the server has no bytes from {from} (416, Content-Range {content_range:?}): the file changed or was cut; run again"),
-                    )
+                        format!("the server has no bytes from byte {from} on (416 Range Not Satisfiable) and does not say the file's size; the file changed or was cut on the server; run again"),
+                    ),
                 }
             }
             408 | 429 | 500..=599 => Attempt::Retry(format!("the server answered {code} {reason}")),
@@ -469,10 +592,66 @@ impl RemoteReader {
         self.body = None;
         self.last_error = why;
         self.failures += 1;
+        self.reconnect()
+    }
+
+    fn reconnect(&mut self) -> io::Result<()> {
         self.connect().map_err(|e| {
             self.failed = true;
             io::Error::other(e)
         })
+    }
+
+    /// Counts `n` bytes received on the current connection after waiting
+    /// `waited` for them in a read: a connection at the minimum rate resets
+    /// the failures; one below it over a whole window is dropped, to be
+    /// resumed as a failed try. Only time spent waiting in reads counts: a
+    /// caller that reads slowly does not make the connection slow.
+    fn received(&mut self, n: u64, waited: Duration) {
+        self.window.0 += waited;
+        self.window.1 += n;
+        let rate = self.policy.min_rate;
+        if rate == 0 {
+            self.failures = 0;
+            return;
+        }
+        let window = self.policy.timeout.max(Duration::from_millis(1));
+        if self.window.1 as f64 >= rate as f64 * window.as_secs_f64() {
+            self.failures = 0;
+        }
+        let (waited, bytes) = self.window;
+        if waited >= window {
+            if (bytes as f64) < rate as f64 * waited.as_secs_f64() {
+                self.body = None;
+                self.dropped = Some(format!(
+                    "only {bytes} bytes arrived in {:.1} s, below the minimum rate of {rate} bytes/s",
+                    waited.as_secs_f64()
+                ));
+            }
+            self.window = (Duration::ZERO, 0);
+        }
+    }
+
+    /// An unsized body ended at `self.position`: ask for the bytes after it
+    /// to tell the end of the file from a cut connection.
+    fn check_end(&mut self) -> io::Result<()> {
+        let position = self.position;
+        if let Some(answer) = self.unconfirmable.take().or_else(|| {
+            (self.checked_at == Some(position)).then(|| {
+                format!("asked for the bytes from byte {position}, it sent none, without a size")
+            })
+        }) {
+            self.failed = true;
+            return Err(io::Error::other(self.error(
+                RemoteErrorKind::UnknownSize,
+                format!(
+                    "the server sent the file without a size (no Content-Length), so the end of its body at byte {position} cannot be told from a cut connection ({answer}); download the file and extract it locally, or accept such bodies as they are (CRAWLSIFT_HTTP_ALLOW_UNSIZED=1)"
+                ),
+            )));
+        }
+        self.checked_at = Some(self.position);
+        self.body = None;
+        self.reconnect()
     }
 }
 
@@ -498,14 +677,20 @@ impl Read for RemoteReader {
                 return Ok(0);
             }
             let Some(body) = self.body.as_mut() else {
-                self.resume("no connection".into())?;
+                let why = self
+                    .dropped
+                    .take()
+                    .unwrap_or_else(|| "no connection".into());
+                self.resume(why)?;
                 continue;
             };
+            let started = Instant::now();
             match body.read(out) {
                 Ok(0) => match self.len {
                     Some(len) if self.position < len => {
                         self.resume(format!("the body ended at byte {} of {len}", self.position))?;
                     }
+                    None if !self.chunked && !self.policy.allow_unsized => self.check_end()?,
                     _ => {
                         self.done = true;
                         return Ok(0);
@@ -513,7 +698,7 @@ impl Read for RemoteReader {
                 },
                 Ok(n) => {
                     self.position += n as u64;
-                    self.failures = 0;
+                    self.received(n as u64, started.elapsed());
                     return Ok(n);
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}

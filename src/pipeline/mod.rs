@@ -149,6 +149,15 @@ pub enum Input {
     Path(PathBuf),
     /// A byte stream (see [`Input::stream`]).
     Stream(Stream),
+    /// A reader the caller has opened already (see [`Input::opened`]).
+    Opened(Opened),
+}
+
+/// A WARC reader opened by the caller, read once.
+pub struct Opened {
+    /// Labels the input, as for a [`Stream`].
+    name: String,
+    reader: Mutex<Option<WarcReader>>,
 }
 
 /// A WARC (plain or gzip) read from a byte stream, read once.
@@ -168,17 +177,29 @@ impl Input {
         })
     }
 
+    /// An input already opened, e.g. by [`Input::open`] where an input
+    /// that cannot be opened must be reported at once: it is not opened
+    /// (nor, for a URL, requested) again. `name` labels it as for
+    /// [`Input::stream`].
+    pub fn opened(name: impl Into<String>, reader: WarcReader) -> Input {
+        Input::Opened(Opened {
+            name: name.into(),
+            reader: Mutex::new(Some(reader)),
+        })
+    }
+
     /// The input's name as statistics and problems show it.
     pub fn name(&self) -> String {
         match self {
             Input::Path(path) => path.display().to_string(),
             Input::Stream(stream) => stream.name.clone(),
+            Input::Opened(opened) => opened.name.clone(),
         }
     }
 
     /// Opens the input for reading: a file (`-` is stdin, an `http(s)://`
     /// URL is streamed, see [`crate::remote`]) or the stream, which can be
-    /// opened once.
+    /// opened once, or the reader already opened.
     pub fn open(
         &self,
         max_record_bytes: u64,
@@ -213,6 +234,15 @@ impl Input {
                 let input = BufReader::with_capacity(STREAM_BUFFER, reader);
                 WarcReader::from_stream(stream.name.clone(), input, max_record_bytes).map_err(err)
             }
+            Input::Opened(opened) => opened
+                .reader
+                .lock()
+                .ok()
+                .and_then(|mut r| r.take())
+                .ok_or_else(|| OpenError {
+                    file: opened.name.clone(),
+                    source: std::io::Error::other("the input was already read"),
+                }),
         }
     }
 
@@ -221,6 +251,7 @@ impl Input {
         let path = match self {
             Input::Path(path) => path.as_path(),
             Input::Stream(stream) => Path::new(&stream.name),
+            Input::Opened(opened) => Path::new(&opened.name),
         };
         // A URL is named by its path's last segment, as the CLI names its output.
         crate::remote::file_name(path)
@@ -231,6 +262,13 @@ impl Input {
 
 /// A WARC reader over the `http(s)://` URL `url`, streamed and retried as
 /// `retry` says; it knows the file's size when the server gives it.
+///
+/// A server may send the body with `Content-Encoding: gzip` although
+/// crawlsift asks for none (object stores do for gzip-tagged objects). The
+/// body is then either the `.warc.gz` file itself, read as it is, or the
+/// file gzipped once more for transport, decoded here so that the WARC
+/// reader gets the file's bytes (and its offsets are the file's). Any other
+/// encoding is refused with its name.
 fn open_url(
     url: &str,
     max_record_bytes: u64,
@@ -240,13 +278,55 @@ fn open_url(
         file: url.to_string(),
         source,
     };
-    let remote = crate::remote::RemoteReader::open(url, retry)
+    let mut remote = crate::remote::RemoteReader::open(url, retry)
         .map_err(|e| err(std::io::Error::other(e.detail)))?;
     let len = remote.len();
-    let mut input = BufReader::with_capacity(STREAM_BUFFER, remote);
-    crate::warc::check_compression(input.fill_buf().map_err(err)?).map_err(err)?;
-    let reader = WarcReader::from_stream(url.to_string(), input, max_record_bytes).map_err(err)?;
-    Ok(reader.with_total_bytes(len))
+    let stream = |input: Box<dyn Read + Send>, len| {
+        let mut input = BufReader::with_capacity(STREAM_BUFFER, input);
+        crate::warc::check_compression(input.fill_buf().map_err(err)?).map_err(err)?;
+        let reader =
+            WarcReader::from_stream(url.to_string(), input, max_record_bytes).map_err(err)?;
+        Ok(reader.with_total_bytes(len))
+    };
+    match remote.content_encoding() {
+        None => stream(Box::new(remote), len),
+        Some("gzip" | "x-gzip") => {
+            let mut head = Vec::new();
+            (&mut remote)
+                .take(ENCODED_HEAD)
+                .read_to_end(&mut head)
+                .map_err(err)?;
+            let double = decodes_to_gzip(&head);
+            let input = std::io::Cursor::new(head).chain(remote);
+            if double {
+                stream(Box::new(flate2::read::MultiGzDecoder::new(input)), None)
+            } else {
+                stream(Box::new(input), len)
+            }
+        }
+        Some(other) => Err(err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("the server sent the file with Content-Encoding: {other}, which crawlsift does not decode (it asks for the file as it is); download the file and extract it locally"),
+        ))),
+    }
+}
+
+/// Bytes of a gzip-encoded body looked at to tell a transport encoding
+/// over a `.warc.gz` from the `.warc.gz` itself.
+const ENCODED_HEAD: u64 = 16 << 10;
+
+/// True when the gzip stream starting `head` inflates to a gzip stream.
+fn decodes_to_gzip(head: &[u8]) -> bool {
+    let mut decoder = flate2::read::GzDecoder::new(head);
+    let mut out = [0u8; 2];
+    let mut got = 0;
+    while let Some(rest) = out.get_mut(got..).filter(|r| !r.is_empty()) {
+        match decoder.read(rest) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got += n,
+        }
+    }
+    got == 2 && out == [0x1f, 0x8b]
 }
 
 /// Most records a job message carries.

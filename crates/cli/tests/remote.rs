@@ -1,7 +1,9 @@
 //! Remote inputs (`http://`) against a server on 127.0.0.1 that this test
 //! starts and makes misbehave: it drops the connection at chosen offsets,
-//! may ignore `Range`, and answers 404 for unknown paths. `crawlsift extract URL`
-//! must write what `crawlsift extract FILE` writes.
+//! may ignore `Range`, send no `Content-Length`, trickle, tag the body with
+//! a `Content-Encoding`, and answers 404 for unknown paths. `crawlsift
+//! extract URL` must write what `crawlsift extract FILE` writes, or fail
+//! the input naming its URL and offset.
 
 use crawlsift::remote::{RemoteReader, RetryPolicy};
 use std::collections::HashMap;
@@ -41,6 +43,15 @@ struct Behaviour {
     /// From the second request on, serve the file with these bytes
     /// appended and another ETag (the file changed on the server).
     changed_tail: Option<&'static [u8]>,
+    /// Send `200` answers without `Content-Length`: the body ends when the
+    /// server closes the connection.
+    no_length: bool,
+    /// Send the body one byte at a time, this long apart.
+    trickle: Option<Duration>,
+    /// Send this `Content-Encoding` header with the body.
+    content_encoding: Option<&'static str>,
+    /// Answer every Range request with `416` and `Content-Range: bytes */N`.
+    refuse_ranges_with_size: Option<u64>,
 }
 
 struct Server {
@@ -176,28 +187,61 @@ fn serve(
         };
         (b.ignore_range, cut)
     };
+    let (no_length, trickle, encoding, refuse) = (
+        b.no_length,
+        b.trickle,
+        b.content_encoding,
+        b.refuse_ranges_with_size,
+    );
     drop(b);
     let from = if ignore_range {
         0
     } else {
-        start_of(range.as_deref()).unwrap_or(0).min(len)
+        start_of(range.as_deref()).unwrap_or(0)
     };
+    let encoding = encoding.map_or(String::new(), |e| format!("Content-Encoding: {e}\r\n"));
+    if from > 0 && (from >= len || refuse.is_some()) {
+        return write!(
+            out,
+            "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */{}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            refuse.unwrap_or(len)
+        );
+    }
     if from > 0 {
         write!(
             out,
-            "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes {from}-{}/{len}\r\nContent-Length: {}\r\nETag: {etag}\r\nConnection: close\r\n\r\n",
+            "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes {from}-{}/{len}\r\nContent-Length: {}\r\n{encoding}ETag: {etag}\r\nConnection: close\r\n\r\n",
             len - 1,
             len - from
         )?;
     } else {
         write!(
             out,
-            "HTTP/1.1 200 OK\r\nContent-Length: {len}\r\n{}ETag: {etag}\r\nConnection: close\r\n\r\n",
-            if ignore_range { "" } else { "Accept-Ranges: bytes\r\n" }
+            "HTTP/1.1 200 OK\r\n{}{}{encoding}ETag: {etag}\r\nConnection: close\r\n\r\n",
+            if no_length {
+                String::new()
+            } else {
+                format!("Content-Length: {len}\r\n")
+            },
+            if ignore_range {
+                ""
+            } else {
+                "Accept-Ranges: bytes\r\n"
+            }
         )?;
     }
     let end = cut.unwrap_or(len).min(len) as usize;
-    out.write_all(data.get(from as usize..end).unwrap_or_default())?;
+    let body = data.get(from as usize..end).unwrap_or_default();
+    match trickle {
+        Some(every) => {
+            for byte in body.chunks(1) {
+                out.write_all(byte)?;
+                out.flush()?;
+                std::thread::sleep(every);
+            }
+        }
+        None => out.write_all(body)?,
+    }
     out.flush()?;
     // Closing here, before Content-Length bytes were sent, is the drop.
     out.shutdown(std::net::Shutdown::Both)
@@ -246,6 +290,7 @@ fn fast_policy() -> RetryPolicy {
         retries: 5,
         delay: Duration::from_millis(10),
         timeout: IO_TIMEOUT,
+        ..RetryPolicy::default()
     }
 }
 
@@ -582,4 +627,244 @@ fn paths_list_read_from_a_url() {
 
 fn jsonl_lines(out: &[u8]) -> usize {
     out.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count()
+}
+
+/// `crawlsift extract ARGS` with `env`, killed if it runs past `limit`:
+/// (output, how long it ran).
+fn crawlsift_within(args: &[&str], env: &[(&str, &str)], limit: Duration) -> (Output, Duration) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_crawlsift"));
+    command
+        .arg("extract")
+        .args(args)
+        .env("CRAWLSIFT_HTTP_RETRY_DELAY", "0.01")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let started = Instant::now();
+    let mut child = command.spawn().unwrap_or_else(|e| panic!("{e}"));
+    while started.elapsed() < limit {
+        if child.try_wait().ok().flatten().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let ran = started.elapsed();
+    let _ = child.kill();
+    (
+        child.wait_with_output().unwrap_or_else(|e| panic!("{e}")),
+        ran,
+    )
+}
+
+/// A server that sends one byte every 200 ms (and starts again on every
+/// connection) is dropped once a window of CRAWLSIFT_HTTP_TIMEOUT delivers
+/// less than CRAWLSIFT_HTTP_MIN_RATE bytes/s, and the input fails after the
+/// retries, naming its URL and offset; it leaves no complete output.
+#[test]
+fn a_trickling_server_fails_the_input_at_the_minimum_rate() {
+    let name = "cc_whirlwind.warc.gz";
+    let (server, _) = serve_one(
+        name,
+        Behaviour {
+            trickle: Some(Duration::from_millis(200)),
+            ..Behaviour::default()
+        },
+    );
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let url = server.url(name);
+    let (out, ran) = crawlsift_within(
+        &[&url, "-o", path_str(dir.path()), "--quiet"],
+        &[
+            ("CRAWLSIFT_HTTP_TIMEOUT", "1"),
+            ("CRAWLSIFT_HTTP_MIN_RATE", "100"),
+            ("CRAWLSIFT_HTTP_RETRIES", "1"),
+        ],
+        Duration::from_secs(30),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(ran < Duration::from_secs(15), "still reading after {ran:?}");
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&url)
+            && stderr.contains("below the minimum rate of 100 bytes/s")
+            && stderr.contains("reading stopped at byte "),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("cc_whirlwind.jsonl").exists());
+    // The first connection and one retry, each given one window.
+    assert_eq!(server.requests(), 2);
+}
+
+/// The offset of the last page the local file gives: a record boundary
+/// (a gzip member's start for `.warc.gz`).
+fn last_record_offset(local: &Path) -> u64 {
+    let out = ok(crawlsift(&[path_str(local), "--quiet"]));
+    let last = out
+        .split(|&b| b == b'\n')
+        .rfind(|l| !l.is_empty())
+        .unwrap_or_else(|| panic!("no pages"));
+    let row: serde_json::Value = serde_json::from_slice(last).unwrap_or_else(|e| panic!("{e}"));
+    row["offset"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no offset in {row}"))
+}
+
+/// A body sent without Content-Length and cut at a record boundary looks
+/// like a whole WARC: the reader asks for the bytes after its end, gets
+/// them (206) and carries on; an uncut one is confirmed by a 416 naming
+/// its size. Either way the output is the local file's.
+#[test]
+fn an_unsized_body_cut_at_a_record_boundary_is_resumed() {
+    for name in [
+        "resiliparse_warcfile.warc.gz",
+        "warcio_example-iana.org-chunked.warc",
+    ] {
+        let local = shared(name);
+        let boundary = last_record_offset(&local);
+        assert!(boundary > 0, "{name}: one record only");
+        let expected = ok(crawlsift(&[path_str(&local), "--quiet"]));
+        for drops in [vec![boundary], vec![]] {
+            let (server, _) = serve_one(
+                name,
+                Behaviour {
+                    no_length: true,
+                    drops: drops.clone(),
+                    ..Behaviour::default()
+                },
+            );
+            let got = ok(crawlsift(&[&server.url(name), "--quiet"]));
+            assert!(
+                got == expected,
+                "{name} cut at {drops:?}: remote output differs from the local one:\n{}",
+                String::from_utf8_lossy(&got)
+            );
+            let ranges = server.ranges.lock().map(|r| r.clone()).unwrap_or_default();
+            let len = read(&local).len() as u64;
+            let end = drops.first().copied().unwrap_or(len);
+            // The 206 answer gives the size (Content-Range): read to it.
+            assert_eq!(ranges, [None, Some(format!("bytes={end}-"))], "{name}");
+        }
+    }
+}
+
+/// A server that sends no size and ignores Range cannot confirm where the
+/// body ends: the input fails saying so (exit status non-zero, no complete
+/// output), unless CRAWLSIFT_HTTP_ALLOW_UNSIZED accepts the body as it is.
+#[test]
+fn an_unsized_body_whose_end_cannot_be_confirmed_fails_unless_allowed() {
+    let name = "resiliparse_warcfile.warc.gz";
+    let local = shared(name);
+    let boundary = last_record_offset(&local);
+    let behaviour = Behaviour {
+        no_length: true,
+        ignore_range: true,
+        drops: vec![boundary],
+        ..Behaviour::default()
+    };
+    let (server, _) = serve_one(name, behaviour.clone());
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let url = server.url(name);
+    let out = crawlsift(&[&url, "-o", path_str(dir.path()), "--quiet"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&url)
+            && stderr.contains("without a size (no Content-Length)")
+            && stderr.contains("CRAWLSIFT_HTTP_ALLOW_UNSIZED"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("resiliparse_warcfile.jsonl").exists());
+
+    let (server, _) = serve_one(name, behaviour);
+    let (out, _) = crawlsift_within(
+        &[&server.url(name), "--quiet"],
+        &[("CRAWLSIFT_HTTP_ALLOW_UNSIZED", "1")],
+        Duration::from_secs(60),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(server.requests(), 1, "an unsized body taken as it is");
+}
+
+/// Object stores serve a gzip-tagged object with `Content-Encoding: gzip`:
+/// either the `.warc.gz` gzipped once more for transport (decoded, the
+/// connection dropped and resumed in the encoded bytes) or the `.warc.gz`
+/// itself. Both give the local file's output.
+#[test]
+fn a_warc_gz_sent_with_content_encoding_gzip_is_read() {
+    let name = "resiliparse_warcfile.warc.gz";
+    let local = shared(name);
+    let expected = ok(crawlsift(&[path_str(&local), "--quiet"]));
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&read(&local))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let encoded = gz.finish().unwrap_or_else(|e| panic!("{e}"));
+    for (body, drops) in [(encoded, vec![3_000, 50_000]), (read(&local), vec![])] {
+        let server = Server::start(
+            HashMap::from([(name.to_string(), body)]),
+            Behaviour {
+                content_encoding: Some("gzip"),
+                drops: drops.clone(),
+                ..Behaviour::default()
+            },
+        );
+        let got = ok(crawlsift(&[&server.url(name), "--quiet"]));
+        assert!(
+            got == expected,
+            "remote output differs from the local one:\n{}",
+            String::from_utf8_lossy(&got)
+        );
+        assert_eq!(server.requests(), 1 + drops.len());
+    }
+}
+
+/// An encoding crawlsift does not decode is named, not taken for "not a WARC file".
+#[test]
+fn an_unknown_content_encoding_is_named() {
+    let name = "cc_whirlwind.warc.gz";
+    let (server, _) = serve_one(
+        name,
+        Behaviour {
+            content_encoding: Some("br"),
+            ..Behaviour::default()
+        },
+    );
+    let out = crawlsift(&[&server.url(name), "--quiet"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("Content-Encoding: br") && !stderr.contains("not a WARC file"),
+        "{stderr}"
+    );
+}
+
+/// A 416 that names another size says so in words, without Rust debug text.
+#[test]
+fn a_416_naming_another_size_is_a_readable_error() {
+    let name = "cc_whirlwind.warc.gz";
+    let (server, _) = serve_one(
+        name,
+        Behaviour {
+            drops: vec![5_000],
+            refuse_ranges_with_size: Some(4_000),
+            ..Behaviour::default()
+        },
+    );
+    let url = server.url(name);
+    let mut reader = RemoteReader::open(&url, &fast_policy()).unwrap_or_else(|e| panic!("{e}"));
+    let mut got = Vec::new();
+    let message = reader
+        .read_to_end(&mut got)
+        .expect_err("a 416 cannot be read past")
+        .to_string();
+    assert_eq!(
+        message,
+        format!("{url}: the server has no bytes from byte 5000 on (416 Range Not Satisfiable): it says the file has 4000 bytes now; the file changed or was cut on the server; run again")
+    );
+    assert_eq!(got.len(), 5_000);
 }

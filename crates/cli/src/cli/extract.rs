@@ -25,7 +25,10 @@ pub struct Args {
     /// a dropped connection is resumed from where it stopped with a Range
     /// request (environment: CRAWLSIFT_HTTP_RETRIES, default 5 in a row;
     /// CRAWLSIFT_HTTP_RETRY_DELAY, default 0.5 s, doubled each retry;
-    /// CRAWLSIFT_HTTP_TIMEOUT, default 60 s).
+    /// CRAWLSIFT_HTTP_TIMEOUT, default 60 s; CRAWLSIFT_HTTP_MIN_RATE, default
+    /// 1024 bytes/s over a timeout-long window, slower connections are
+    /// retried; CRAWLSIFT_HTTP_ALLOW_UNSIZED=1 accepts a body without
+    /// Content-Length whose end the server cannot confirm).
     inputs: Vec<PathBuf>,
     /// A file or URL listing more inputs, one per line (may be gzipped, like
     /// Common Crawl's warc.paths.gz).
