@@ -129,7 +129,7 @@ class WarcReader(Iterator[Page]):
         writes them (``file``, ``bytes``, ``read``, ``extracted``, ``skipped``,
         ``failed``, ``problems``, ``error``, ``output``); ``None`` before the end."""
     def close(self) -> None:
-        """Stops reading and waits for the threads to end."""
+        """Stops reading and waits for the threads to end (Ctrl-C interrupts the wait)."""
     def __enter__(self) -> "WarcReader": ...
     def __exit__(
         self,
@@ -168,6 +168,7 @@ def read_warc(
     minhash: bool = False,
     filter: Union[str, Sequence[str], None] = None,
     lang: bool = True,
+    http_min_rate: Optional[int] = None,
 ) -> WarcReader:
     """Iterates the extracted pages of a WARC file (``.warc`` or ``.warc.gz``)
     with the pipeline of ``crawlsift extract``.
@@ -178,10 +179,23 @@ def read_warc(
     ``lang=False`` is ``--no-lang``: no language identification (``lang`` is
     ``None``, ``lang_score`` 0), about 6 % less CPU than with it.
 
-    ``source`` is a path (``"-"`` is stdin) or a binary file-like object.
-    An unreadable path raises ``OSError`` here; an input that is not WARC
-    raises ``OSError`` at the end of the iteration; damaged records are
-    counted in ``stats`` and reported as :class:`WarcWarning`."""
+    ``source`` is a path (``"-"`` is stdin; a named pipe is read as a
+    stream), an ``http(s)://`` URL, or a binary file-like object. A path or
+    URL is opened (requested) once, here: one that cannot be opened raises
+    ``OSError`` here (``IsADirectoryError`` for a directory). An input that
+    is not WARC raises ``OSError`` at the end of the iteration. When a
+    file-like object's ``read()`` raises, the iteration raises that same
+    exception after the pages before it, with a note giving the byte
+    offset. Damaged records are counted in ``stats`` and reported as
+    :class:`WarcWarning`. Ctrl-C raises ``KeyboardInterrupt`` within a
+    fraction of a second, also while no page arrives.
+
+    A URL is read as ``crawlsift extract`` reads one, configured by the
+    ``CRAWLSIFT_HTTP_*`` environment variables. ``http_min_rate`` (bytes per
+    second; default ``CRAWLSIFT_HTTP_MIN_RATE``, else 1024; 0 for none) is
+    the slowest a connection may deliver, averaged over
+    ``CRAWLSIFT_HTTP_TIMEOUT`` (60 s), before it is dropped and resumed as a
+    failed try."""
 
 
 def write_parquet(pages: Iterable[Page], path: Union[str, "os.PathLike[str]"]) -> int:

@@ -26,9 +26,9 @@ use std::ffi::CString;
 use std::io::{self, Read};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 create_exception!(
     crawlsift,
@@ -519,55 +519,105 @@ impl From<PageRow> for Page {
     }
 }
 
+/// What a file-like object's `read()` raised, kept to be raised again by
+/// the iterator.
+type Raised = Arc<Mutex<Option<PyErr>>>;
+
 /// A binary file-like object as a Rust reader: `read(n)` under the GIL.
+/// After `read()` raises (or returns something other than bytes) it reports
+/// the error once, then end of input: the pipeline stops there, and the
+/// exception itself waits in `raised` for the iterator to raise.
 struct PyReader {
     source: Py<PyAny>,
+    name: String,
+    /// Bytes read so far: the input offset of the next byte.
+    position: u64,
+    raised: Raised,
+    failed: bool,
+}
+
+impl PyReader {
+    fn read_once(&self, py: Python<'_>, buf: &mut [u8]) -> io::Result<usize> {
+        let data = match self
+            .source
+            .bind(py)
+            .call_method1(intern!(py, "read"), (buf.len(),))
+        {
+            Ok(data) => data,
+            Err(e) => {
+                // The problem reported with it names the offset.
+                let message = format!("the file-like object's read() raised {e}");
+                let note = format!(
+                    "crawlsift.read_warc: raised by read() of {} at byte offset {}; the pages before it were yielded",
+                    self.name, self.position
+                );
+                let value = e.value(py);
+                // PEP 678 notes (Python 3.11+) show under the traceback.
+                // (An exception that takes no note is raised without one.)
+                let _ = if value.hasattr(intern!(py, "add_note")).unwrap_or(false) {
+                    value
+                        .call_method1(intern!(py, "add_note"), (note,))
+                        .map(drop)
+                } else {
+                    value.setattr(intern!(py, "__notes__"), vec![note])
+                };
+                if let Ok(mut raised) = self.raised.lock() {
+                    raised.get_or_insert(e);
+                }
+                return Err(io::Error::other(message));
+            }
+        };
+        let copy = |bytes: &[u8], buf: &mut [u8]| match buf.get_mut(..bytes.len()) {
+            Some(head) => {
+                head.copy_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            None => Err(io::Error::other(format!(
+                "the file-like object's read({}) returned {} bytes",
+                buf.len(),
+                bytes.len()
+            ))),
+        };
+        if let Ok(bytes) = data.cast::<PyBytes>() {
+            copy(bytes.as_bytes(), buf)
+        } else if let Ok(array) = data.cast::<PyByteArray>() {
+            copy(&array.to_vec(), buf)
+        } else if data.is_none() {
+            Err(io::Error::other(
+                "the file-like object's read() returned None (a non-blocking stream with no data ready); give a blocking stream",
+            ))
+        } else if data.is_instance_of::<PyString>() {
+            Err(io::Error::other(
+                "the file-like object's read() returned str, not bytes; open it in binary mode ('rb')",
+            ))
+        } else {
+            let type_name = data
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default();
+            Err(io::Error::other(format!(
+                "the file-like object's read() returned {type_name}, not bytes"
+            )))
+        }
+    }
 }
 
 impl Read for PyReader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        Python::attach(|py| {
-            let data = self
-                .source
-                .bind(py)
-                .call_method1(intern!(py, "read"), (buf.len(),))
-                .map_err(|e| {
-                    io::Error::other(format!("the file-like object's read() raised {e}"))
-                })?;
-            let copy = |bytes: &[u8], buf: &mut [u8]| match buf.get_mut(..bytes.len()) {
-                Some(head) => {
-                    head.copy_from_slice(bytes);
-                    Ok(bytes.len())
-                }
-                None => Err(io::Error::other(format!(
-                    "the file-like object's read({}) returned {} bytes",
-                    buf.len(),
-                    bytes.len()
-                ))),
-            };
-            if let Ok(bytes) = data.cast::<PyBytes>() {
-                copy(bytes.as_bytes(), buf)
-            } else if let Ok(array) = data.cast::<PyByteArray>() {
-                copy(&array.to_vec(), buf)
-            } else if data.is_none() {
-                Err(io::Error::other(
-                    "the file-like object's read() returned None (a non-blocking stream with no data ready); give a blocking stream",
-                ))
-            } else if data.is_instance_of::<PyString>() {
-                Err(io::Error::other(
-                    "the file-like object's read() returned str, not bytes; open it in binary mode ('rb')",
-                ))
-            } else {
-                let type_name = data
-                    .get_type()
-                    .name()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default();
-                Err(io::Error::other(format!(
-                    "the file-like object's read() returned {type_name}, not bytes"
-                )))
+        if self.failed || buf.is_empty() {
+            return Ok(0);
+        }
+        match Python::attach(|py| self.read_once(py, buf)) {
+            Ok(n) => {
+                self.position += n as u64;
+                Ok(n)
             }
-        })
+            Err(e) => {
+                self.failed = true;
+                Err(e)
+            }
+        }
     }
 }
 
@@ -578,17 +628,46 @@ struct WarcReader {
     thread: Option<JoinHandle<()>>,
     progress: Arc<Progress>,
     stats: Option<Py<PyAny>>,
+    /// What a file-like source's `read()` raised.
+    raised: Raised,
 }
+
+/// How long dropping a reader (or leaving its `with` block) waits for its
+/// threads before leaving them to end by themselves: a thread blocked in a
+/// read (a stalled server, a pipe with no writer) must not hold up Ctrl-C.
+const DROP_WAIT: Duration = Duration::from_millis(500);
+/// How often waits wake to let Ctrl-C through.
+const SIGNAL_POLL: Duration = Duration::from_millis(100);
 
 impl WarcReader {
     /// Stops the pipeline and waits for its threads (with the GIL released,
-    /// since a reader thread may be waiting for it to call `read`).
-    fn stop(&mut self, py: Python<'_>) {
+    /// since a reader thread may be waiting for it to call `read`): at most
+    /// `wait` (then they end by themselves), or, without a limit, until they
+    /// end or Ctrl-C raises `KeyboardInterrupt`.
+    fn stop(&mut self, py: Python<'_>, wait: Option<Duration>) -> PyResult<()> {
         self.progress.stop.store(true, Ordering::Relaxed);
         self.pages = None;
-        if let Some(thread) = self.thread.take() {
-            let _ = py.detach(|| thread.join());
+        let Some(thread) = self.thread.take() else {
+            return Ok(());
+        };
+        let started = Instant::now();
+        let mut checked = started;
+        while !thread.is_finished() {
+            let poll = match wait {
+                Some(limit) => match limit.checked_sub(started.elapsed()) {
+                    Some(left) => left.min(Duration::from_millis(10)),
+                    None => return Ok(()),
+                },
+                None => Duration::from_millis(10),
+            };
+            py.detach(|| std::thread::sleep(poll));
+            if wait.is_none() && checked.elapsed() >= SIGNAL_POLL {
+                py.check_signals()?;
+                checked = Instant::now();
+            }
         }
+        let _ = py.detach(|| thread.join());
+        Ok(())
     }
 
     /// The pipeline is done: keep its stats, warn of each problem, and raise
@@ -613,6 +692,11 @@ impl WarcReader {
                 .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
             PyErr::warn(py, &category, &message, 1)?;
         }
+        // The exception a file-like source raised, as it was (type and
+        // traceback), with a note giving the offset.
+        if let Some(raised) = self.raised.lock().ok().and_then(|mut r| r.take()) {
+            return Err(raised);
+        }
         match &file.error {
             Some(error) => Err(PyOSError::new_err(error.clone())),
             None => Ok(()),
@@ -632,7 +716,7 @@ impl WarcReader {
                 return Ok(None);
             };
             // Wait with the GIL released, waking to let Ctrl-C through.
-            let message = py.detach(|| pages.recv_timeout(Duration::from_millis(100)));
+            let message = py.detach(|| pages.recv_timeout(SIGNAL_POLL));
             match message {
                 Ok(Message::Page(page)) => return Ok(Some(*page)),
                 Ok(Message::Done(result)) => {
@@ -661,10 +745,10 @@ impl WarcReader {
         self.stats.as_ref().map(|s| s.clone_ref(py))
     }
 
-    /// Stops reading and waits for the threads to end. Iterating afterwards
-    /// yields nothing.
-    fn close(&mut self, py: Python<'_>) {
-        self.stop(py);
+    /// Stops reading and waits for the threads to end (Ctrl-C interrupts
+    /// the wait). Iterating afterwards yields nothing.
+    fn close(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.stop(py, None)
     }
 
     fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
@@ -673,14 +757,88 @@ impl WarcReader {
 
     #[pyo3(signature = (*_args))]
     fn __exit__(&mut self, py: Python<'_>, _args: &Bound<'_, pyo3::types::PyTuple>) {
-        self.stop(py);
+        let _ = self.stop(py, Some(DROP_WAIT));
     }
 }
 
 impl Drop for WarcReader {
     fn drop(&mut self) {
         if self.thread.is_some() {
-            Python::attach(|py| self.stop(py));
+            Python::attach(|py| {
+                let _ = self.stop(py, Some(DROP_WAIT));
+            });
+        }
+    }
+}
+
+/// Opens the path or URL `path` for `read_warc` (on a thread of its own:
+/// opening a pipe or a URL may block). A directory is refused with a
+/// message that says so; a pipe, character device or socket is read as a
+/// stream.
+fn open_path(
+    path: PathBuf,
+    max_record_bytes: u64,
+    split: Split,
+    retry: &RetryPolicy,
+) -> Result<crawlsift::warc::WarcReader, crawlsift::warc::OpenError> {
+    let name = path.display().to_string();
+    let err = |source| crawlsift::warc::OpenError {
+        file: name.clone(),
+        source,
+    };
+    if name != "-" && !crawlsift::remote::is_url(&name) {
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_dir() => {
+                return Err(err(io::Error::new(
+                    io::ErrorKind::IsADirectory,
+                    "it is a directory; read_warc reads one WARC file: pass each of its files \
+                     (e.g. for p in sorted(pathlib.Path(d).glob('*.warc*')))",
+                )))
+            }
+            Ok(meta) if !meta.is_file() => {
+                // A pipe has no size and cannot be mapped: read it as it comes.
+                let file = std::fs::File::open(&path).map_err(err)?;
+                let mut input = std::io::BufReader::with_capacity(256 << 10, file);
+                crawlsift::warc::check_compression(
+                    std::io::BufRead::fill_buf(&mut input).map_err(err)?,
+                )
+                .map_err(err)?;
+                return crawlsift::warc::WarcReader::from_stream(
+                    name.clone(),
+                    input,
+                    max_record_bytes,
+                )
+                .map_err(err);
+            }
+            _ => {}
+        }
+    }
+    Input::Path(path).open(max_record_bytes, split, retry)
+}
+
+/// Runs `open` on a thread of its own and waits for it with the GIL
+/// released, waking every `SIGNAL_POLL` so that Ctrl-C raises
+/// `KeyboardInterrupt` (the thread then ends by itself, its result dropped).
+fn wait_interruptibly<T: Send + 'static>(
+    py: Python<'_>,
+    open: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let (tx, rx) = bounded(1);
+    std::thread::Builder::new()
+        .name("crawlsift-open".into())
+        .spawn(move || {
+            let _ = tx.send(open());
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+    loop {
+        match py.detach(|| rx.recv_timeout(SIGNAL_POLL)) {
+            Ok(result) => return Ok(result),
+            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err(
+                    "the thread opening the input ended without a result",
+                ))
+            }
         }
     }
 }
@@ -691,13 +849,25 @@ impl Drop for WarcReader {
 /// flight, each at most `max_record_bytes` (larger records are skipped and
 /// counted as `too_large`).
 ///
-/// `source` is a path (`str` or `os.PathLike`; `"-"` is stdin) or a binary
-/// file-like object with `read(n)`; a file-like object's `name`, when it is
-/// a `str`, names the input (else `"-"`). Each item is a `crawlsift.Page`.
-/// A path that cannot be opened raises `OSError` (`FileNotFoundError`, ...)
-/// here; an input that turns out not to be WARC raises `OSError` at the end
-/// of the iteration. Damaged records do not raise: they are counted in
-/// `stats` and each is reported as a `crawlsift.WarcWarning`.
+/// `source` is a path (`str` or `os.PathLike`; `"-"` is stdin; a named
+/// pipe is read as a stream), an `http(s)://` URL, or a binary file-like
+/// object with `read(n)`; a file-like object's `name`, when it is a `str`,
+/// names the input (else `"-"`). Each item is a `crawlsift.Page`. A path
+/// or URL is opened (requested) once, here: one that cannot be opened
+/// raises `OSError` (`FileNotFoundError`, `IsADirectoryError` for a
+/// directory, ...) here; an input that turns out not to be WARC raises
+/// `OSError` at the end of the iteration. When a file-like object's
+/// `read()` raises, the iteration raises that same exception once the pages
+/// before it are yielded, with a note giving the byte offset. Damaged
+/// records do not raise: they are counted in `stats` and each is reported
+/// as a `crawlsift.WarcWarning`. Ctrl-C raises `KeyboardInterrupt` within
+/// a fraction of a second, also while no page arrives.
+///
+/// A URL is read as `crawlsift extract` reads one, configured by the same
+/// `CRAWLSIFT_HTTP_*` environment variables; `http_min_rate` (bytes per
+/// second, default `CRAWLSIFT_HTTP_MIN_RATE` or 1024) is the slowest a
+/// connection may deliver, averaged over `CRAWLSIFT_HTTP_TIMEOUT` (60 s),
+/// before it is dropped and resumed (a failed try; 0 for no minimum).
 ///
 /// Each page has its `lang` and `lang_score`; `signals=True` adds
 /// `signals`, `filters` and `exact_key`, `minhash=True` `minhash`, and
@@ -708,8 +878,8 @@ impl Drop for WarcReader {
 /// `None`, `lang_score` 0), about 6 % less CPU than with it.
 #[pyfunction]
 #[pyo3(
-    signature = (source, *, algorithm=Algorithm::DEFAULT.name(), threads=None, max_record_bytes=crawlsift::pipeline::DEFAULT_MAX_RECORD_BYTES, signals=false, minhash=false, filter=None, lang=true),
-    text_signature = "(source, *, algorithm='addanag-plus', threads=None, max_record_bytes=16777216, signals=False, minhash=False, filter=None, lang=True)"
+    signature = (source, *, algorithm=Algorithm::DEFAULT.name(), threads=None, max_record_bytes=crawlsift::pipeline::DEFAULT_MAX_RECORD_BYTES, signals=false, minhash=false, filter=None, lang=true, http_min_rate=None),
+    text_signature = "(source, *, algorithm='addanag-plus', threads=None, max_record_bytes=16777216, signals=False, minhash=False, filter=None, lang=True, http_min_rate=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn read_warc(
@@ -722,6 +892,7 @@ fn read_warc(
     minhash: bool,
     filter: Option<&Bound<'_, PyAny>>,
     lang: bool,
+    http_min_rate: Option<u64>,
 ) -> PyResult<WarcReader> {
     let algorithm = parse_algorithm(algorithm)?;
     let signals = SignalOptions {
@@ -734,12 +905,22 @@ fn read_warc(
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     // `CRAWLSIFT_HTTP_*` configure URL inputs, as for the command line.
-    let retry = match source.extract::<String>() {
+    let mut retry = match source.extract::<String>() {
         Ok(name) if crawlsift::remote::is_url(&name) => {
             RetryPolicy::from_env().map_err(|e| PyValueError::new_err(e.detail))?
         }
         _ => RetryPolicy::default(),
     };
+    if let Some(rate) = http_min_rate {
+        retry.min_rate = rate;
+    }
+    // One input, read by one reader: inflated by every worker, as the
+    // pipeline would split it.
+    let split = Split {
+        min_file_bytes: Split::new(1).min_file_bytes,
+        ..Split::new(workers)
+    };
+    let raised = Raised::default();
     let input = if source.hasattr(intern!(py, "read"))? {
         let name = source
             .getattr(intern!(py, "name"))
@@ -747,9 +928,13 @@ fn read_warc(
             .and_then(|n| n.extract::<String>().ok())
             .unwrap_or_else(|| "-".into());
         Input::stream(
-            name,
+            name.clone(),
             PyReader {
                 source: source.clone().unbind(),
+                name,
+                position: 0,
+                raised: Arc::clone(&raised),
+                failed: false,
             },
         )
     } else {
@@ -758,20 +943,19 @@ fn read_warc(
                 "source must be a path (str or os.PathLike) or a binary file-like object with read()",
             )
         })?;
-        // Open it now so that a missing or unreadable file raises here, with
-        // the message `crawlsift extract` prints (stdin is not opened twice).
-        let input = Input::Path(path);
-        if input.name() != "-" {
-            let opened = py.detach(|| {
-                input
-                    .open(max_record_bytes, Split::new(1), &retry)
-                    .map(drop)
-            });
-            if let Err(e) = opened {
-                return Err(os_error(e.source.kind(), e.to_string()));
-            }
+        // Opened once, now, so that an input that cannot be opened raises
+        // here with the message `crawlsift extract` prints; the pipeline
+        // reads this reader (a URL is not requested twice, a pipe not
+        // opened twice).
+        let name = Input::Path(path.clone()).name();
+        let policy = retry.clone();
+        let opened = wait_interruptibly(py, move || {
+            open_path(path, max_record_bytes, split, &policy)
+        })?;
+        match opened {
+            Ok(reader) => Input::opened(name, reader),
+            Err(e) => return Err(os_error(e.source.kind(), e.to_string())),
         }
-        input
     };
     let options = Options {
         retry,
@@ -780,7 +964,7 @@ fn read_warc(
         max_record_bytes,
         // Rows, not serialised pages: each becomes a `Page` without a round trip.
         formatter: Formatter::new(Format::Parquet, Compression::None),
-        split_min_bytes: Split::new(1).min_file_bytes,
+        split_min_bytes: split.min_file_bytes,
         signals,
     };
     let (tx, rx) = bounded(PAGES_AHEAD);
@@ -799,6 +983,7 @@ fn read_warc(
         thread: Some(thread),
         progress,
         stats: None,
+        raised,
     })
 }
 
