@@ -65,6 +65,7 @@
 mod buffered;
 mod gz;
 mod headers;
+mod mapped;
 mod scan;
 mod source;
 mod split;
@@ -76,6 +77,7 @@ pub use split::Split;
 
 use buffered::*;
 use gz::GzSource;
+use mapped::Map;
 use memchr::memmem;
 use scan::*;
 use source::*;
@@ -140,6 +142,15 @@ pub enum ProblemKind {
 }
 
 impl ProblemKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ProblemKind; 5] = [
+        ProblemKind::NotWarc,
+        ProblemKind::BadContentLength,
+        ProblemKind::Truncated,
+        ProblemKind::CorruptGzip,
+        ProblemKind::Io,
+    ];
+
     /// Short machine-readable reason used in statistics.
     pub fn reason(&self) -> &'static str {
         match self {
@@ -247,12 +258,14 @@ pub struct WarcReader {
     max_record_bytes: u64,
     number: u64,
     total_bytes: Option<u64>,
+    /// The memory map behind the engine, watched for its file being cut short.
+    mapped: Option<Arc<Map>>,
 }
 
 enum Engine {
     /// Uncompressed file: records are slices of the map.
     Map {
-        map: memmap2::Mmap,
+        map: Arc<Map>,
         pos: usize,
         /// The map before this offset was handed back (see [`release_behind`]).
         released: usize,
@@ -293,7 +306,13 @@ impl WarcReader {
             source,
         };
         let file = File::open(path).map_err(err)?;
-        let len = file.metadata().map_err(err)?.len();
+        let meta = file.metadata().map_err(err)?;
+        if !meta.is_file() {
+            // A FIFO, a pipe (`/dev/fd/N`, `/dev/stdin`), a character
+            // device: its size says nothing; read it once, to its end.
+            return Self::read_file(name, file, max_record_bytes, None);
+        }
+        let len = meta.len();
         if len == 0 {
             return Ok(Self::with_engine(
                 name,
@@ -302,10 +321,12 @@ impl WarcReader {
                 Some(0),
             ));
         }
-        // SAFETY: the map is read-only; a file truncated underneath us by
-        // another process would fault, which is the documented risk of mmap and
-        // acceptable for archive files that are not being written.
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(err)?;
+        let Some(map) = Map::open(&file).map_err(err)? else {
+            // No guard left for another map: read() is safe whatever
+            // happens to the file.
+            return Self::read_file(name, file, max_record_bytes, Some(len));
+        };
+        let map = Arc::new(map);
         #[cfg(unix)]
         {
             // Read ahead, and let the kernel drop pages we have passed.
@@ -313,21 +334,39 @@ impl WarcReader {
         }
         check_compression(&map).map_err(err)?;
         let engine = if map.starts_with(&GZIP_MAGIC) {
-            let map = Arc::new(map);
             let source: Box<dyn Source + Send> =
                 match split::SplitSource::new(Arc::clone(&map), split) {
                     Some(split) => Box::new(split),
-                    None => Box::new(GzSource::new(MapBytes::new(map, 0))),
+                    None => Box::new(GzSource::new(MapBytes::new(Arc::clone(&map), 0))),
                 };
             Engine::Buffered(Buffered::new(source))
         } else {
             Engine::Map {
-                map,
+                map: Arc::clone(&map),
                 pos: 0,
                 released: 0,
             }
         };
-        Ok(Self::with_engine(name, engine, max_record_bytes, Some(len)))
+        let mut reader = Self::with_engine(name, engine, max_record_bytes, Some(len));
+        reader.mapped = Some(map);
+        Ok(reader)
+    }
+
+    /// Reads the open `file` with `read()`, as a stream of `len` bytes if known.
+    fn read_file(
+        name: String,
+        file: File,
+        max_record_bytes: u64,
+        len: Option<u64>,
+    ) -> Result<WarcReader, OpenError> {
+        let err = |source| OpenError {
+            file: name.clone(),
+            source,
+        };
+        let mut input = std::io::BufReader::with_capacity(FILL_CHUNK, file);
+        check_compression(input.fill_buf().map_err(err)?).map_err(err)?;
+        let reader = Self::from_stream(name.clone(), input, max_record_bytes).map_err(err)?;
+        Ok(reader.with_total_bytes(len))
     }
 
     /// Reads from any byte stream (plain or gzip). `name` labels problems.
@@ -364,6 +403,7 @@ impl WarcReader {
             max_record_bytes,
             number: 0,
             total_bytes,
+            mapped: None,
         }
     }
 
@@ -404,12 +444,32 @@ impl WarcReader {
             Engine::Map { map, pos, released } => {
                 // The previous record (a borrow of the map) is gone by now.
                 release_behind(map, released, *pos);
-                next_in_slice(map, pos, self.max_record_bytes)
+                let map: &Map = map;
+                next_in_slice(map, pos, self.max_record_bytes, &|from, to| {
+                    release_range(map, from, to)
+                })
             }
             Engine::Buffered(b) => b.next(self.max_record_bytes),
         };
         self.number += 1;
         let number = self.number;
+        if let Some(map) = self.mapped.as_ref().filter(|map| map.faulted()) {
+            // What was just read may be zeros standing in for lost pages.
+            let detail = format!(
+                "the file was cut short while being read (another program truncated it; it had {} bytes when opened); the rest of it was not read",
+                map.len()
+            );
+            let offset = self.position();
+            self.engine = Engine::Empty;
+            self.mapped = None;
+            return Some(Err(Problem {
+                file: self.name.clone(),
+                number,
+                offset,
+                kind: ProblemKind::Io,
+                detail,
+            }));
+        }
         match outcome {
             Outcome::End => {
                 self.number -= 1;

@@ -334,8 +334,40 @@ pub(super) fn resumed(skipped: u64, at: Option<u64>) -> String {
     }
 }
 
-/// The uncompressed path: parse the record at `*pos` straight out of the map.
-pub(super) fn next_in_slice(data: &[u8], pos: &mut usize, max_record_bytes: u64) -> Outcome {
+/// Bytes [`find_record_releasing`] searches before handing them back.
+const SEARCH_CHUNK: usize = 8 << 20;
+
+/// [`find_record`] to the end of the data (`at_end`), a chunk at a time,
+/// handing each chunk searched back with `release`: a block over the cap
+/// or a damaged stretch of any size is searched without staying resident.
+pub(super) fn find_record_releasing(
+    data: &[u8],
+    from: usize,
+    until: usize,
+    release: &dyn Fn(usize, usize),
+) -> Found {
+    let until = until.min(data.len());
+    let mut at = from;
+    while at < until {
+        let to = until.min(at.saturating_add(SEARCH_CHUNK));
+        match find_record(data, at, to, true) {
+            Found::None => {}
+            found => return found,
+        }
+        release(at, to);
+        at = to;
+    }
+    Found::None
+}
+
+/// The uncompressed path: parse the record at `*pos` straight out of the
+/// map; `release` hands back pages of the map searched past.
+pub(super) fn next_in_slice(
+    data: &[u8],
+    pos: &mut usize,
+    max_record_bytes: u64,
+    release: &dyn Fn(usize, usize),
+) -> Outcome {
     let start = *pos + line_endings(data.get(*pos..).unwrap_or_default());
     let rest = data.get(start..).unwrap_or_default();
     if rest.is_empty() {
@@ -344,7 +376,7 @@ pub(super) fn next_in_slice(data: &[u8], pos: &mut usize, max_record_bytes: u64)
     }
     // Resumes at the next record starting at or after `from`; says where.
     let resync = |pos: &mut usize, from: usize| {
-        let next = match find_record(data, from, data.len(), true) {
+        let next = match find_record_releasing(data, from, data.len(), release) {
             Found::At(next) => Some(next),
             Found::Undecided(_) | Found::None => None,
         };
@@ -386,7 +418,9 @@ pub(super) fn next_in_slice(data: &[u8], pos: &mut usize, max_record_bytes: u64)
                 )
             };
             if oversized {
-                if let Found::At(_) = find_record(data, block_start, claimed_end, true) {
+                // Searched without being kept: never paged in as a whole.
+                if let Found::At(_) = find_record_releasing(data, block_start, claimed_end, release)
+                {
                     return bad(
                         pos,
                         "is over the cap and another record starts inside its block",
@@ -394,7 +428,8 @@ pub(super) fn next_in_slice(data: &[u8], pos: &mut usize, max_record_bytes: u64)
                 }
             }
             if content_length > available as u64 {
-                if let Found::At(_) = find_record(data, block_start, data.len(), true) {
+                if let Found::At(_) = find_record_releasing(data, block_start, data.len(), release)
+                {
                     return bad(pos, "runs past the end of the input");
                 }
                 *pos = data.len();

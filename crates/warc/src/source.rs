@@ -94,14 +94,14 @@ pub(super) fn release_range(map: &memmap2::Mmap, from: usize, to: usize) {
 /// up to the position are handed back to the kernel as it moves on. `.3`:
 /// where it started.
 pub(super) struct MapBytes(
-    pub(super) Arc<memmap2::Mmap>,
+    pub(super) Arc<Map>,
     pub(super) usize,
     pub(super) usize,
     pub(super) usize,
 );
 
 impl MapBytes {
-    pub(super) fn new(map: Arc<memmap2::Mmap>, pos: usize) -> Self {
+    pub(super) fn new(map: Arc<Map>, pos: usize) -> Self {
         MapBytes(map, pos, pos, pos)
     }
 }

@@ -21,9 +21,9 @@
 
 use super::gz::GzSource;
 use super::{FillError, MapBytes, Mark, Source};
+use crate::mapped::Map as Mmap;
 use crossbeam_channel::{bounded, Receiver, Sender};
 use flate2::{Decompress, FlushDecompress, Status};
-use memmap2::Mmap;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::thread::JoinHandle;

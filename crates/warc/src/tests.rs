@@ -117,3 +117,93 @@ fn oversized_block_ending_in_a_partial_header() {
             .collect::<Vec<_>>()
     );
 }
+
+/// `n` records of `block` bytes each (that do not compress), as a plain WARC.
+fn records(n: usize, block: usize) -> Vec<u8> {
+    let mut x: u32 = 7;
+    let body: Vec<u8> = (0..block)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            b'a' + ((x >> 16) % 26) as u8
+        })
+        .collect();
+    let mut out = Vec::new();
+    for _ in 0..n {
+        out.extend_from_slice(
+            format!("WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: {block}\r\n\r\n")
+                .as_bytes(),
+        );
+        out.extend_from_slice(&body);
+        out.extend_from_slice(b"\r\n\r\n");
+    }
+    out
+}
+
+/// A file cut short by another program while mapped: the pages past its
+/// new end fault (SIGBUS); the reader reports the input as cut short, once,
+/// and stops, plain or gzip, sequential or split between threads.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_truncated_while_mapped_is_reported_not_a_crash() {
+    use std::io::Write;
+    let plain = records(64, 256 << 10);
+    let mut gz = Vec::new();
+    for record in plain.chunks(plain.len() / 64) {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(record).unwrap_or_else(|e| panic!("{e}"));
+        gz.extend(e.finish().unwrap_or_else(|e| panic!("{e}")));
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for (name, data, threads) in [
+        ("p.warc", &plain, 1),
+        ("g.warc.gz", &gz, 1),
+        ("s.warc.gz", &gz, 4),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, data).unwrap_or_else(|e| panic!("{e}"));
+        let split = Split {
+            min_file_bytes: 0,
+            max_part_bytes: 1 << 20,
+            ..Split::new(threads)
+        };
+        let mut reader =
+            WarcReader::open_split(&path, 1 << 30, split).unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(reader.next(), Some(Ok(_))), "{name}");
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .and_then(|f| f.set_len(4096))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (records, problems) = read_all(&mut reader);
+        let cut: Vec<&Problem> = problems
+            .iter()
+            .filter(|p| p.detail.contains("cut short while being read"))
+            .collect();
+        assert_eq!(cut.len(), 1, "{name}: {problems:?}");
+        assert_eq!(cut[0].kind, ProblemKind::Io, "{name}");
+        assert!(records.len() < 63, "{name}: {} records", records.len());
+        assert!(reader.next().is_none(), "{name}");
+    }
+}
+
+/// A FIFO has no size: it is read as a stream to its end, not taken for an
+/// empty file.
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_read_to_its_end() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("f.warc");
+    let made = std::process::Command::new("mkfifo").arg(&path).status();
+    assert!(made.is_ok_and(|s| s.success()));
+    let data = records(3, 100);
+    let writer = {
+        let path = path.clone();
+        std::thread::spawn(move || std::fs::write(&path, data))
+    };
+    let mut reader = WarcReader::open(&path, 1 << 20).unwrap_or_else(|e| panic!("{e}"));
+    let (records, problems) = read_all(&mut reader);
+    assert!(writer.join().is_ok_and(|r| r.is_ok()));
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(records.len(), 3);
+    assert_eq!(reader.total_bytes(), None, "a stream's size is not known");
+}
