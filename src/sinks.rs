@@ -1,7 +1,7 @@
 //! Where serialised pages go: stdout, or one file per input in a directory.
 
 use crate::output::parquet::ParquetWriter;
-use crate::output::resume::{self, Fingerprint, Record, Settings};
+use crate::output::resume::{self, Fingerprint, OutputLock, Record, Settings};
 use crate::output::{Format, Formatter, Rendered};
 use crate::pipeline::{FileStats, Sink};
 use std::fs::File;
@@ -86,11 +86,12 @@ enum OpenOutput {
 pub struct DirSink {
     formatter: Formatter,
     settings: Settings,
-    /// Each input as given, its fingerprint before reading, and its output's
-    /// final path.
-    inputs: Vec<(PathBuf, Option<Fingerprint>)>,
+    /// Each input as given, its identity and its fingerprint before reading.
+    inputs: Vec<(PathBuf, String, Option<Fingerprint>)>,
     outputs: Vec<PathBuf>,
     open: Vec<Option<(OpenOutput, PathBuf)>>,
+    /// The locks on the outputs, each held until its record is written.
+    locks: Vec<Option<OutputLock>>,
 }
 
 impl DirSink {
@@ -106,11 +107,25 @@ impl DirSink {
             // Taken before reading: an input changed while read is redone next time.
             inputs: inputs
                 .iter()
-                .map(|input| (input.clone(), Fingerprint::of(input)))
+                .map(|input| {
+                    (
+                        input.clone(),
+                        resume::identity(input),
+                        Fingerprint::of(input),
+                    )
+                })
                 .collect(),
             outputs,
             open: inputs.iter().map(|_| None).collect(),
+            locks: Vec::new(),
         }
+    }
+
+    /// The sink holding `locks` (one per input, in order; see
+    /// [`resume::lock`]), each released once its output is finished.
+    pub fn with_locks(mut self, locks: Vec<Option<OutputLock>>) -> Self {
+        self.locks = locks;
+        self
     }
 
     /// The output path for `input` (`-` is named `stdin`).
@@ -199,17 +214,25 @@ impl Sink for DirSink {
         // Old record first: an output without a record is redone, never kept.
         resume::remove_record(&output).map_err(|e| context(e, &output))?;
         std::fs::rename(&temp, &output).map_err(|e| context(e, &output))?;
-        let (input, input_fingerprint) = self.inputs.get(file).cloned().unwrap_or_default();
+        let (input, identity, input_fingerprint) =
+            self.inputs.get(file).cloned().unwrap_or_default();
         let record = Record {
             settings: self.settings.clone(),
             input: input.display().to_string(),
+            identity: Some(identity),
             input_fingerprint,
             output_bytes,
-            read: stats.read,
-            extracted: stats.extracted,
+            stats: FileStats {
+                output: Some(output.clone()),
+                ..stats.clone()
+            },
         };
         resume::write_record(&output, &record)
             .map_err(|e| context(e, &resume::record_path(&output)))?;
+        // The output and its record are in place: another run may take it.
+        if let Some(lock) = self.locks.get_mut(file) {
+            lock.take();
+        }
         Ok(Some(output))
     }
 }

@@ -2,11 +2,19 @@
 //!
 //! When a [`DirSink`](crate::sinks::DirSink) finishes an output it writes a small
 //! record beside it, `.NAME.crawlsift.json` ([`Record`]): the crawlsift version and the
-//! options that shape the output, the input's size and modification time,
-//! and the output's size. A later run keeps an output only if that record
+//! options that shape the output, the input's identity (its full URL, or
+//! its canonical path), size and modification time, the output's size and
+//! the input's whole accounting ([`FileStats`]). A later run keeps an output only if that record
 //! exists, names the same options and input, and the output still has the
 //! size the record says; anything else (an empty or foreign file, another
-//! `--algorithm`, an input that changed, stdin) is redone, with the reason.
+//! `--algorithm`, an input that changed, stdin or another stream) is redone, with the reason.
+//! An output written from another input (another URL or file with the same
+//! name) is a [`Decision::Conflict`]: neither is silently replaced.
+//!
+//! While a run writes an output it holds an advisory lock ([`lock`]) on
+//! `.NAME.crawlsift.lock` beside it, from before the check above until the
+//! record is written: a second run at the same time finds it locked and
+//! leaves that output alone.
 //!
 //! Crash windows: the output is written under a temporary name; on finish
 //! the old record is removed, the output renamed into place, then the new
@@ -15,6 +23,7 @@
 //! a record, which the next run redoes.
 
 use super::Formatter;
+use crate::pipeline::FileStats;
 use crate::Algorithm;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -121,12 +130,13 @@ pub struct Fingerprint {
 }
 
 impl Fingerprint {
-    /// The fingerprint of `input`; `None` for stdin (`-`) or an unreadable path.
+    /// The fingerprint of `input`; `None` for stdin (`-`), a stream (a
+    /// FIFO, a pipe, a device: its size says nothing) or an unreadable path.
     pub fn of(input: &Path) -> Option<Fingerprint> {
         if is_stdin(input) {
             return None;
         }
-        let meta = std::fs::metadata(input).ok()?;
+        let meta = std::fs::metadata(input).ok().filter(|m| m.is_file())?;
         let modified_ns = meta
             .modified()
             .ok()
@@ -139,6 +149,26 @@ impl Fingerprint {
     }
 }
 
+/// The input's full identity, as a resume record keeps it: an `http(s)://`
+/// URL whole (query included), `-` for stdin, else the canonical path
+/// (symbolic links and `..` resolved), or the absolute path when the file
+/// cannot be resolved.
+pub fn identity(input: &Path) -> String {
+    let text = input.display().to_string();
+    if is_stdin(input) || crate::remote::is_url(&text) {
+        return text;
+    }
+    std::fs::canonicalize(input)
+        .or_else(|_| std::path::absolute(input))
+        .map_or(text, |p| p.display().to_string())
+}
+
+/// Whether `input` is read as a stream: stdin, or a path that is no regular
+/// file (a FIFO, `/dev/fd/N`, a device); its output is redone every run.
+pub fn is_stream(input: &Path) -> bool {
+    is_stdin(input) || std::fs::metadata(input).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
 /// What the record beside a finished output holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
@@ -146,14 +176,17 @@ pub struct Record {
     pub settings: Settings,
     /// The input as given on the command line.
     pub input: String,
+    /// The input's full identity ([`identity`]); `None` in records that
+    /// predate it.
+    #[serde(default)]
+    pub identity: Option<String>,
     /// `None` for stdin.
     pub input_fingerprint: Option<Fingerprint>,
     /// The finished output's size in bytes.
     pub output_bytes: u64,
-    /// Records read and pages extracted (for people; not checked).
-    pub read: u64,
-    /// Pages extracted (for people; not checked).
-    pub extracted: u64,
+    /// The input's accounting when its output was finished: what a run that
+    /// keeps the output reports for it.
+    pub stats: FileStats,
 }
 
 /// What to do with an input whose output may exist.
@@ -161,10 +194,15 @@ pub struct Record {
 pub enum Decision {
     /// No output yet.
     Fresh,
-    /// A complete output written with this run's settings: skip the input.
-    Done,
+    /// A complete output written with this run's settings: skip the input;
+    /// its record says what the run that wrote it counted.
+    Done(Box<Record>),
     /// An output exists but cannot be trusted: redo it, for this reason.
     Redo(String),
+    /// A complete output written from another input (whose identity is
+    /// given) that would have the same output name: replacing it would lose
+    /// that input's pages.
+    Conflict(String),
 }
 
 /// The record's path for `output`: `.NAME.crawlsift.json` beside it.
@@ -187,6 +225,12 @@ pub fn check(input: &Path, output: &Path, run: &Settings) -> Decision {
     };
     if is_stdin(input) {
         return Decision::Redo("stdin is read anew on every run".into());
+    }
+    if is_stream(input) {
+        return Decision::Redo(
+            "it is not a regular file but a stream (a pipe, FIFO or device), read anew on every run"
+                .into(),
+        );
     }
     let record_path = record_path(output);
     let text = match std::fs::read(&record_path) {
@@ -213,6 +257,18 @@ pub fn check(input: &Path, output: &Path, run: &Settings) -> Decision {
             ))
         }
     };
+    match &record.identity {
+        None => {
+            return Decision::Redo(format!(
+                "its record {} does not say which input wrote it",
+                record_path.display()
+            ))
+        }
+        Some(written) if *written != identity(input) => {
+            return Decision::Conflict(written.clone());
+        }
+        Some(_) => {}
+    }
     let differences = record.settings.differences(run);
     if !differences.is_empty() {
         return Decision::Redo(format!("it was written with {}", differences.join(", ")));
@@ -229,7 +285,7 @@ pub fn check(input: &Path, output: &Path, run: &Settings) -> Decision {
             "the input's size or modification time changed since it was written".into(),
         );
     }
-    Decision::Done
+    Decision::Done(Box::new(record))
 }
 
 /// Writes `record` beside `output` atomically (temporary name, sync, rename).
@@ -257,6 +313,147 @@ pub fn remove_record(output: &Path) -> std::io::Result<()> {
     }
 }
 
+/// Longest file name most file systems take, in bytes (`NAME_MAX`).
+pub const MAX_NAME_BYTES: usize = 255;
+
+/// `Err` (saying why) when a file beside `output` that a run writes (the
+/// output's temporary name, its record's, its lock) would have a name
+/// longer than [`MAX_NAME_BYTES`].
+pub fn check_name(output: &Path) -> Result<(), String> {
+    let name = output.file_name().map_or(0, |n| n.len());
+    // `.NAME.crawlsift.json.partial`, the longest of them.
+    let longest = 1 + name + ".crawlsift.json.partial".len();
+    if longest > MAX_NAME_BYTES {
+        return Err(format!(
+            "its output {} needs file names of up to {longest} bytes beside it, over the {MAX_NAME_BYTES} bytes file systems take; rename the input to a shorter name",
+            output.display()
+        ));
+    }
+    Ok(())
+}
+
+/// The lock file of `output`: `.NAME.crawlsift.lock` beside it.
+pub fn lock_path(output: &Path) -> PathBuf {
+    let name = output
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    output.with_file_name(format!(".{name}.crawlsift.lock"))
+}
+
+/// A run's exclusive hold on one output, from before its resume check
+/// until its record is written: an advisory lock (`flock`) on
+/// [`lock_path`], which the holder's death releases. Dropping it removes the
+/// lock file, then releases the lock.
+#[derive(Debug)]
+pub struct OutputLock {
+    path: PathBuf,
+    #[cfg_attr(not(unix), allow(dead_code))]
+    file: std::fs::File,
+}
+
+/// Why an output could not be locked.
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    /// Another process holds the lock.
+    #[error("its output {output} is being written by another crawlsift run ({holder}), which holds the lock {lock}; wait for that run to finish, or write to another directory")]
+    Held {
+        /// The output.
+        output: String,
+        /// What the holder wrote into the lock file (its process id and
+        /// start time), if it could be read.
+        holder: String,
+        /// The lock file.
+        lock: String,
+    },
+    /// The lock file could not be created or locked.
+    #[error("cannot lock its output {output} ({lock}): {source}")]
+    Io {
+        /// The output.
+        output: String,
+        /// The lock file.
+        lock: String,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Takes the lock of `output` without waiting; [`LockError::Held`] when
+/// another process holds it.
+pub fn lock(output: &Path) -> Result<OutputLock, LockError> {
+    let path = lock_path(output);
+    let io = |source| LockError::Io {
+        output: output.display().to_string(),
+        lock: path.display().to_string(),
+        source,
+    };
+    loop {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            use std::os::unix::io::AsRawFd;
+            // SAFETY: flock on a descriptor this function owns.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() != std::io::ErrorKind::WouldBlock {
+                    return Err(io(e));
+                }
+                let holder = std::fs::read_to_string(&path).unwrap_or_default();
+                let holder = holder.trim();
+                return Err(LockError::Held {
+                    output: output.display().to_string(),
+                    holder: if holder.is_empty() {
+                        "process unknown".into()
+                    } else {
+                        holder.to_string()
+                    },
+                    lock: path.display().to_string(),
+                });
+            }
+            // The holder before us may have removed the file between our
+            // open and our lock: then this lock guards nothing; start over.
+            let (held, named) = (file.metadata().map_err(io)?, std::fs::metadata(&path));
+            if !named.is_ok_and(|n| n.dev() == held.dev() && n.ino() == held.ino()) {
+                continue;
+            }
+        }
+        let mut lock = OutputLock {
+            path: path.clone(),
+            file,
+        };
+        lock.describe().map_err(io)?;
+        return Ok(lock);
+    }
+}
+
+impl OutputLock {
+    /// Writes who holds the lock into the lock file, for the message of a
+    /// run that finds it held.
+    fn describe(&mut self) -> std::io::Result<()> {
+        use std::io::{Seek, Write};
+        let since = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        self.file.set_len(0)?;
+        self.file.seek(std::io::SeekFrom::Start(0))?;
+        write!(self.file, "pid {}, since {since}", std::process::id())
+    }
+}
+
+impl Drop for OutputLock {
+    fn drop(&mut self) {
+        // Removed while still held: a run that opened it meanwhile sees
+        // the file gone once it gets the lock, and starts over.
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,10 +476,14 @@ mod tests {
         let record = Record {
             settings: settings.clone(),
             input: input.display().to_string(),
+            identity: Some(identity(&input)),
             input_fingerprint: Fingerprint::of(&input),
             output_bytes: 3,
-            read: 1,
-            extracted: 1,
+            stats: FileStats {
+                read: 1,
+                extracted: 1,
+                ..FileStats::default()
+            },
         };
         write_record(&output, &record).unwrap_or_else(|e| panic!("{e}"));
         (input, output)
@@ -300,7 +501,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let run = settings(Algorithm::DEFAULT);
         let (input, output) = finished(dir.path(), &run);
-        assert_eq!(check(&input, &output, &run), Decision::Done);
+        match check(&input, &output, &run) {
+            Decision::Done(record) => {
+                assert_eq!((record.stats.read, record.stats.extracted), (1, 1))
+            }
+            other => panic!("expected done, got {other:?}"),
+        }
         assert!(!dir.path().join(".in.jsonl.crawlsift.json.partial").exists());
         assert_eq!(
             check(&input, &dir.path().join("other.jsonl"), &run),
@@ -335,5 +541,57 @@ mod tests {
 
         let (_, output) = finished(dir.path(), &run);
         assert!(redo(check(Path::new("-"), &output, &run)).contains("stdin"));
+    }
+
+    #[test]
+    fn another_input_with_the_same_name_is_a_conflict() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let run = settings(Algorithm::DEFAULT);
+        let (input, output) = finished(dir.path(), &run);
+        let elsewhere = dir.path().join("sub");
+        std::fs::create_dir(&elsewhere).unwrap_or_else(|e| panic!("{e}"));
+        let other = elsewhere.join("in.warc");
+        std::fs::copy(&input, &other).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            check(&other, &output, &run),
+            Decision::Conflict(identity(&input))
+        );
+        // The same file by another spelling of its path is the same input.
+        let spelled = elsewhere.join("..").join("in.warc");
+        assert!(matches!(check(&spelled, &output, &run), Decision::Done(_)));
+        assert_eq!(
+            identity(Path::new("http://h/a.warc.gz?x=1")),
+            "http://h/a.warc.gz?x=1"
+        );
+    }
+
+    #[test]
+    fn a_lock_is_exclusive_and_named_until_dropped() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let output = dir.path().join("x.jsonl");
+        let held = lock(&output).unwrap_or_else(|e| panic!("{e}"));
+        // flock locks are per open file: a second open in this process conflicts too.
+        match lock(&output) {
+            Err(LockError::Held { holder, lock, .. }) => {
+                assert!(
+                    holder.contains(&format!("pid {}", std::process::id())),
+                    "{holder}"
+                );
+                assert!(lock.ends_with(".x.jsonl.crawlsift.lock"), "{lock}");
+            }
+            other => panic!("expected held, got {other:?}"),
+        }
+        drop(held);
+        assert!(!lock_path(&output).exists());
+        let again = lock(&output);
+        assert!(again.is_ok(), "{again:?}");
+    }
+
+    #[test]
+    fn names_too_long_for_the_file_system_are_refused() {
+        assert!(check_name(Path::new("/o/x.jsonl")).is_ok());
+        let long = format!("/o/{}.jsonl", "a".repeat(230));
+        let why = check_name(Path::new(&long)).err().unwrap_or_default();
+        assert!(why.contains("255 bytes"), "{why}");
     }
 }

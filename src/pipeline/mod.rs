@@ -23,7 +23,7 @@ use crate::output::{Formatter, Rendered};
 use crate::warc::{OpenError, ProblemKind, Split, WarcReader};
 use crate::Algorithm;
 use crossbeam_channel::{bounded, Receiver, Sender};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -74,7 +74,7 @@ pub struct Options {
 }
 
 /// Per-input accounting: `read == extracted + Σ skipped + Σ failed`.
-#[derive(Debug, Default, Clone, Serialize)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileStats {
     /// The input's name (a path, URL or `-`); `total` for [`totals`].
     pub file: String,
@@ -94,6 +94,10 @@ pub struct FileStats {
     pub error: Option<String>,
     /// Where the output went, if a file of its own; `None` after an error.
     pub output: Option<PathBuf>,
+    /// The output was complete from an earlier run and the input was not
+    /// read again: the counts are that run's (kept in its resume record).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resumed: bool,
 }
 
 impl FileStats {

@@ -3,7 +3,7 @@
 //! maps of reasons are ordered by them.
 
 use crate::warc::ProblemKind;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
@@ -64,6 +64,50 @@ impl Skipped {
             Skipped::Filter(f) => return Cow::Owned(format!("filter:{}:{}", f.set, f.rule)),
         })
     }
+
+    /// The reason named `name` ([`Skipped::name`]), as a resume record
+    /// keeps it.
+    pub fn from_name(name: &str) -> Option<Skipped> {
+        if let Some(filter) = name.strip_prefix("filter:") {
+            let (set, rule) = filter.split_once(':')?;
+            return Some(Skipped::Filter(Filtered {
+                set: intern(set),
+                rule: intern(rule),
+            }));
+        }
+        [
+            Skipped::Request,
+            Skipped::Metadata,
+            Skipped::Revisit,
+            Skipped::Warcinfo,
+            Skipped::Conversion,
+            Skipped::Continuation,
+            Skipped::OtherType,
+            Skipped::TooLarge,
+            Skipped::HttpStatus,
+            Skipped::NotHtml,
+            Skipped::Binary,
+        ]
+        .into_iter()
+        .find(|reason| reason.name() == name)
+    }
+}
+
+/// `name` as a `&'static str`, each distinct name allocated once (rule set
+/// and rule names read back from resume records: a handful).
+fn intern(name: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let Ok(mut names) = NAMES.get_or_init(Default::default).lock() else {
+        return "";
+    };
+    if let Some(known) = names.get(name) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    names.insert(leaked);
+    leaked
 }
 
 /// Why a record could not give a page.
@@ -86,6 +130,14 @@ impl Failed {
             Failed::BadHttp => "bad_http",
             Failed::Write => "write",
         })
+    }
+
+    /// The reason named `name` ([`Failed::name`]), as a resume record keeps it.
+    pub fn from_name(name: &str) -> Option<Failed> {
+        [Failed::BadHttp, Failed::Write]
+            .into_iter()
+            .chain(ProblemKind::ALL.into_iter().map(Failed::Problem))
+            .find(|reason| reason.name() == name)
     }
 }
 
@@ -113,6 +165,15 @@ macro_rules! named {
         impl Serialize for $t {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 s.serialize_str(&self.name())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let name = Cow::<'de, str>::deserialize(d)?;
+                <$t>::from_name(&name).ok_or_else(|| {
+                    serde::de::Error::custom(format!("unknown reason {name:?}"))
+                })
             }
         }
     )*};
@@ -149,5 +210,16 @@ mod tests {
             "corrupt_gzip"
         );
         assert_eq!(Failed::BadHttp.to_string(), "bad_http");
+        let back: BTreeMap<Skipped, u64> = serde_json::from_str(&json).unwrap_or_default();
+        assert_eq!(back, map);
+        let failed = [
+            Failed::BadHttp,
+            Failed::Write,
+            Failed::Problem(ProblemKind::Io),
+        ];
+        for reason in failed {
+            assert_eq!(Failed::from_name(&reason.name()), Some(reason));
+        }
+        assert_eq!(Skipped::from_name("nothing"), None);
     }
 }

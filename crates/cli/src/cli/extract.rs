@@ -10,7 +10,7 @@ use crawlsift::remote::{self, RetryPolicy};
 use crawlsift::signals::RuleSet;
 use crawlsift::sinks::{DirSink, StdoutSink};
 use crawlsift::Algorithm;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -152,35 +152,92 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     };
 
+    // Before any work: a run that cannot write its statistics at the end
+    // would have done it all for nothing.
+    let stats_file = match &args.stats {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(path)
+                .with_context(|| format!("cannot write statistics to {}", path.display()))?,
+        ),
+        None => None,
+    };
     let settings = Settings::new(args.algorithm, &formatter, args.max_record_bytes)
         .with_signals(&options.signals);
-    let mut resumed = Vec::new();
+    // What becomes of each input, in order: read by this run (the index in
+    // `todo`), or accounted for already (kept from an earlier run, or failed).
+    let mut plan: Vec<Result<usize, FileStats>> = Vec::new();
     let mut sink: Box<dyn Sink> = match &args.output {
-        None => Box::new(StdoutSink::new(formatter, &inputs)),
+        None => {
+            plan = (0..inputs.len()).map(Ok).collect();
+            Box::new(StdoutSink::new(formatter, &inputs))
+        }
         Some(dir) => {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-            let mut seen = HashSet::new();
+            let mut seen = HashMap::new();
             let mut todo = Vec::new();
+            let mut locks = Vec::new();
             for input in inputs {
                 let output = DirSink::output_for(&formatter, dir, &input);
-                if !seen.insert(output.clone()) {
+                let failed = |error: String| FileStats {
+                    file: input.display().to_string(),
+                    error: Some(format!("{}: {error}", input.display())),
+                    ..FileStats::default()
+                };
+                if let Some(other) = seen.insert(output.clone(), input.clone()) {
                     bail!(
-                        "two inputs would both write {}; rename one input or run them separately",
+                        "two inputs, {} and {}, would both write {}; rename one input or run them separately",
+                        other.display(),
+                        input.display(),
                         output.display()
                     );
                 }
+                if let Err(why) = resume::check_name(&output) {
+                    plan.push(Err(failed(why)));
+                    continue;
+                }
+                let lock = match resume::lock(&output) {
+                    Ok(lock) => lock,
+                    Err(e) => {
+                        plan.push(Err(failed(e.to_string())));
+                        continue;
+                    }
+                };
                 match resume::check(&input, &output, &settings) {
-                    Decision::Done if !args.force => resumed.push((input, output)),
-                    Decision::Done => {
+                    Decision::Done(record) if !args.force => {
                         if !args.quiet {
                             eprintln!(
-                                "crawlsift: redoing {}: --force (its output {} was complete)",
+                                "crawlsift: skipping {}: its output {} is complete",
                                 input.display(),
                                 output.display()
                             );
                         }
-                        todo.push(input);
+                        plan.push(Err(FileStats {
+                            file: input.display().to_string(),
+                            output: Some(output),
+                            resumed: true,
+                            ..record.stats
+                        }));
+                        continue;
+                    }
+                    Decision::Conflict(other) if !args.force => {
+                        plan.push(Err(failed(format!(
+                            "its output {} was written from another input, {other}, with the same name; both would write the same output. Rename one, write to another directory, or --force to replace it",
+                            output.display()
+                        ))));
+                        continue;
+                    }
+                    Decision::Done(_) | Decision::Conflict(_) => {
+                        // Said even with --quiet: an existing file is replaced.
+                        eprintln!(
+                            "crawlsift: redoing {}: --force (its output {} was complete)",
+                            input.display(),
+                            output.display()
+                        );
                     }
                     Decision::Redo(why) => {
                         // Said even with --quiet: an existing file is replaced.
@@ -189,24 +246,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                             input.display(),
                             output.display()
                         );
-                        todo.push(input);
                     }
-                    Decision::Fresh => todo.push(input),
+                    Decision::Fresh => {}
                 }
+                plan.push(Ok(todo.len()));
+                todo.push(input);
+                locks.push(Some(lock));
             }
             inputs = todo;
-            Box::new(DirSink::new(formatter, settings, dir, &inputs))
+            Box::new(DirSink::new(formatter, settings, dir, &inputs).with_locks(locks))
         }
     };
-    for (input, output) in &resumed {
-        if !args.quiet {
-            eprintln!(
-                "crawlsift: skipping {}: its output {} is complete",
-                input.display(),
-                output.display()
-            );
-        }
-    }
 
     // A URL's size is not known before it is opened: then the bar shows no total.
     let total_bytes = inputs
@@ -230,15 +280,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ));
         }
     };
-    let stats = pipeline::run(&inputs, &options, sink.as_mut(), &progress, &mut tick)
+    let read = pipeline::run(&inputs, &options, sink.as_mut(), &progress, &mut tick)
         .context("writing output failed")?;
+    // The locks go once every output is finished (or left unfinished).
+    drop(sink);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
+    let mut read = read.into_iter().map(Some).collect::<Vec<_>>();
+    let stats: Vec<FileStats> = plan
+        .into_iter()
+        .map(|step| match step {
+            Ok(i) => read.get_mut(i).and_then(Option::take).unwrap_or_default(),
+            Err(stats) => stats,
+        })
+        .collect();
 
-    if let Some(path) = &args.stats {
+    if let (Some(path), Some(mut file)) = (&args.stats, stats_file) {
+        use std::io::Write;
         let json = serde_json::to_vec_pretty(&stats)?;
-        std::fs::write(path, json)
+        file.set_len(0)
+            .and_then(|()| file.write_all(&json))
             .with_context(|| format!("cannot write statistics to {}", path.display()))?;
     }
     for problem in stats.iter().flat_map(|s| &s.problems) {
@@ -262,8 +324,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// `inputs` with each directory replaced by the WARC files in it
-/// (`*.warc`, `*.warc.gz`), sorted by name. A directory without any is an
-/// error naming it, before anything is read.
+/// (`*.warc`, `*.warc.gz`: anything so named but a directory, links that
+/// lead nowhere included, so that they fail by name), sorted by name. A
+/// directory without any is an error naming it, before anything is read.
 fn expand_directories(inputs: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
     let mut expanded = Vec::with_capacity(inputs.len());
     for input in inputs {
@@ -276,7 +339,12 @@ fn expand_directories(inputs: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
         for entry in std::fs::read_dir(&input).with_context(cannot)? {
             let path = entry.with_context(cannot)?.path();
             let name = path.file_name().unwrap_or_default().to_string_lossy();
-            if (name.ends_with(".warc") || name.ends_with(".warc.gz")) && path.is_file() {
+            // Not subdirectories; but a broken or looping link, or a FIFO,
+            // named like a WARC file is an input (that fails, or is
+            // streamed), never silently dropped.
+            if (name.ends_with(".warc") || name.ends_with(".warc.gz"))
+                && !std::fs::metadata(&path).is_ok_and(|m| m.is_dir())
+            {
                 warcs.push(path);
             }
         }
@@ -373,13 +441,15 @@ fn summary(stats: &[FileStats], secs: f64) {
             eprintln!("{}: not read (error below)", s.file);
             continue;
         }
+        // Counted by the run that wrote the output.
+        let resumed = if s.resumed { "resumed, " } else { "" };
         let to = s
             .output
             .as_ref()
             .map(|p| format!(" -> {}", p.display()))
             .unwrap_or_default();
         eprintln!(
-            "{}: read {}, extracted {}, {}, {}{to}",
+            "{}: {resumed}read {}, extracted {}, {}, {}{to}",
             s.file,
             s.read,
             s.extracted,
@@ -388,15 +458,27 @@ fn summary(stats: &[FileStats], secs: f64) {
         );
     }
     let total = pipeline::totals(stats);
-    let mb = total.bytes as f64 / 1e6;
+    // Only what this run read counts towards its rate.
+    let mb = stats
+        .iter()
+        .filter(|s| !s.resumed)
+        .map(|s| s.bytes)
+        .sum::<u64>() as f64
+        / 1e6;
     // A rate over next to nothing (skipped inputs, a tiny file) says nothing.
     let rate = if mb >= RATE_MIN_MB && secs >= RATE_MIN_SECS {
         format!(" ({:.1} MB/s)", mb / secs)
     } else {
         String::new()
     };
+    let resumed = stats.iter().filter(|s| s.resumed).count();
+    let resumed = if resumed > 0 {
+        format!(" ({resumed} resumed)")
+    } else {
+        String::new()
+    };
     eprintln!(
-        "total: {} files, {mb:.1} MB in {secs:.2} s{rate}, read {}, extracted {}",
+        "total: {} files{resumed}, {mb:.1} MB in {secs:.2} s{rate}, read {}, extracted {}",
         stats.len(),
         total.read,
         total.extracted
