@@ -201,4 +201,6 @@ def read_warc(
 def write_parquet(pages: Iterable[Page], path: Union[str, "os.PathLike[str]"]) -> int:
     """Writes ``pages`` to a Parquet file with the columns of ``crawlsift extract --format parquet``
     (zstd, row groups written as they fill); returns the number of rows. The first
-    page decides the optional columns (``--signals``, ``--minhash``)."""
+    page decides the optional columns (``--signals``, ``--minhash``). The file is
+    written as ``.NAME.partial`` beside ``path`` and renamed once complete: on any
+    failure nothing is left at ``path`` (nor the temporary file)."""

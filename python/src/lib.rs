@@ -24,7 +24,7 @@ use pyo3::{create_exception, intern};
 use std::cell::RefCell;
 use std::ffi::CString;
 use std::io::{self, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -993,13 +993,34 @@ fn read_warc(
 /// `pages` is any iterable of :class:`Page` (a :func:`read_warc` reader, a
 /// list, a generator that filters them). Row groups are written as they
 /// fill, so memory stays bounded however many pages there are. Returns the
-/// number of rows written; the file is complete only when this returns.
+/// number of rows written. The file is written under a temporary name
+/// (`.NAME.partial`) in the same directory and renamed to `path` once
+/// complete: a failure (a page that is not a :class:`Page`, an iterable
+/// that raises, a full disk) leaves nothing at `path` and removes the
+/// temporary file.
 /// The first page decides the optional columns: `signals`, `filter_*`,
 /// `exact_key` when it has signals, `minhash` when it has MinHash values
 /// (pages of one `read_warc(signals=..., minhash=...)` all alike).
 #[pyfunction]
 fn write_parquet(pages: &Bound<'_, PyAny>, path: PathBuf) -> PyResult<u64> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| PyValueError::new_err(format!("{} names no file", path.display())))?;
+    let temp = path.with_file_name(format!(".{name}.partial"));
+    let written = write_parquet_to(pages, &path, &temp);
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
+}
+
+/// [`write_parquet`] into `temp`, then renamed to `path`.
+fn write_parquet_to(pages: &Bound<'_, PyAny>, path: &Path, temp: &Path) -> PyResult<u64> {
     let io_err = |e: crawlsift::output::parquet::ParquetError| {
+        PyOSError::new_err(format!("cannot write Parquet file {}: {e}", path.display()))
+    };
+    let os_err = |e: io::Error| {
         PyOSError::new_err(format!("cannot write Parquet file {}: {e}", path.display()))
     };
     let mut pages = pages.try_iter()?.peekable();
@@ -1013,7 +1034,7 @@ fn write_parquet(pages: &Bound<'_, PyAny>, path: PathBuf) -> PyResult<u64> {
         },
         _ => Columns::default(),
     };
-    let mut writer = crawlsift::output::parquet::ParquetWriter::create_with_columns(&path, columns)
+    let mut writer = crawlsift::output::parquet::ParquetWriter::create_with_columns(temp, columns)
         .map_err(io_err)?;
     for page in pages {
         let page = page?;
@@ -1029,7 +1050,13 @@ fn write_parquet(pages: &Bound<'_, PyAny>, path: PathBuf) -> PyResult<u64> {
         writer.push(page.get().row.clone()).map_err(io_err)?;
     }
     let rows = writer.rows();
-    writer.finish().map_err(io_err)?;
+    let file = writer
+        .finish()
+        .map_err(io_err)?
+        .into_inner()
+        .map_err(|e| os_err(e.into_error()))?;
+    file.sync_all().map_err(os_err)?;
+    std::fs::rename(temp, path).map_err(os_err)?;
     Ok(rows)
 }
 

@@ -303,3 +303,26 @@ def test_write_parquet_equals_the_cli_parquet(shared, run_cli, tmp_path):
 def test_write_parquet_refuses_what_is_not_a_page(tmp_path):
     with pytest.raises(TypeError, match="crawlsift.Page"):
         crawlsift.write_parquet([{"url": "x"}], tmp_path / "x.parquet")
+
+
+def test_write_parquet_leaves_nothing_at_the_path_when_it_fails(shared, tmp_path):
+    """A source that raises midway (a network stream dropping, a task killed): no
+    broken .parquet is left where a glob or a retried task would read it."""
+    pages = list(crawlsift.read_warc(shared / "warc" / "resiliparse_warcfile.warc.gz"))
+    assert len(pages) > 2
+
+    def dropping():
+        yield from pages[:2]
+        raise ConnectionError("the stream dropped")
+
+    target = tmp_path / "out.parquet"
+    with pytest.raises(ConnectionError, match="dropped"):
+        crawlsift.write_parquet(dropping(), target)
+    assert list(tmp_path.iterdir()) == []
+    # A complete earlier file stays as it was.
+    assert crawlsift.write_parquet(pages, target) == len(pages)
+    before = target.read_bytes()
+    with pytest.raises(TypeError, match="crawlsift.Page"):
+        crawlsift.write_parquet(pages[:1] + ["not a page"], target)
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["out.parquet"]
