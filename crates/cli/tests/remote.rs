@@ -592,6 +592,44 @@ fn a_failed_download_is_not_taken_for_a_complete_output() {
     assert!(read(&output) == expected);
 }
 
+/// Resume knows a URL by all of it: another crawl's file of the same name,
+/// or the same path with another query, is not taken for the output it
+/// would share; it is refused, without a request, and the output is kept.
+#[test]
+fn another_url_with_the_same_file_name_is_refused_not_skipped() {
+    let files = HashMap::from([
+        (
+            "crawl-a/x.warc.gz".to_string(),
+            read(&shared("jwarc_cc.warc.gz")),
+        ),
+        (
+            "crawl-b/x.warc.gz".to_string(),
+            read(&shared("cc_whirlwind.warc.gz")),
+        ),
+    ]);
+    let server = Server::start(files, Behaviour::default());
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let run = |url: &str| crawlsift(&[url, "-o", path_str(dir.path()), "--quiet"]);
+    let first = server.url("crawl-a/x.warc.gz");
+    ok(run(&first));
+    let kept = read(&dir.path().join("x.jsonl"));
+    assert_eq!(server.requests(), 1);
+    for other in [server.url("crawl-b/x.warc.gz"), format!("{first}?crawl=2")] {
+        let out = run(&other);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{other}: {stderr}");
+        assert!(
+            stderr.contains("written from another input") && stderr.contains(&first),
+            "{stderr}"
+        );
+        assert_eq!(server.requests(), 1, "refused before any request");
+        assert!(read(&dir.path().join("x.jsonl")) == kept);
+    }
+    // The same URL again is complete: skipped without a request.
+    ok(run(&first));
+    assert_eq!(server.requests(), 1);
+}
+
 /// The paths list itself may be a URL (gzipped, like Common Crawl's
 /// warc.paths.gz); its relative entries resolve against --base-url.
 #[test]
