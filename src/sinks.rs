@@ -1,7 +1,7 @@
 //! Where serialised pages go: stdout, or one file per input in a directory.
 
 use crate::output::parquet::ParquetWriter;
-use crate::output::resume::{self, Fingerprint, OutputLock, Record, Settings};
+use crate::output::resume::{self, Decision, Fingerprint, OutputLock, Record, Settings};
 use crate::output::{Format, Formatter, Rendered};
 use crate::pipeline::{FileStats, Sink};
 use std::fs::File;
@@ -90,7 +90,10 @@ pub struct DirSink {
     inputs: Vec<(PathBuf, String, Option<Fingerprint>)>,
     outputs: Vec<PathBuf>,
     open: Vec<Option<(OpenOutput, PathBuf)>>,
-    /// The locks on the outputs, each held until its record is written.
+    /// Whether outputs are locked ([`DirSink::locking`]), and with `force`.
+    locking: Option<bool>,
+    /// The locks on the outputs being written, each held from
+    /// [`Sink::begin`] until its record is written.
     locks: Vec<Option<OutputLock>>,
 }
 
@@ -117,14 +120,19 @@ impl DirSink {
                 .collect(),
             outputs,
             open: inputs.iter().map(|_| None).collect(),
-            locks: Vec::new(),
+            locking: None,
+            locks: inputs.iter().map(|_| None).collect(),
         }
     }
 
-    /// The sink holding `locks` (one per input, in order; see
-    /// [`resume::lock`]), each released once its output is finished.
-    pub fn with_locks(mut self, locks: Vec<Option<OutputLock>>) -> Self {
-        self.locks = locks;
+    /// The sink locking each output ([`resume::lock`]) from the moment its
+    /// input's first result arrives until its record is written, so that
+    /// only the outputs being written hold a lock (and a file descriptor).
+    /// An output locked by another run, or finished by another run (or
+    /// from another input) since this run checked it, refuses its input;
+    /// with `force` only the lock counts.
+    pub fn locking(mut self, force: bool) -> Self {
+        self.locking = Some(force);
         self
     }
 
@@ -192,6 +200,49 @@ impl Sink for DirSink {
             _ => Err(std::io::Error::other(
                 "a page rendered for another format than the output's",
             )),
+        }
+    }
+    fn begin(&mut self, file: usize) -> Result<(), String> {
+        let Some(force) = self.locking else {
+            return Ok(());
+        };
+        let (Some((input, _, _)), Some(output)) = (self.inputs.get(file), self.outputs.get(file))
+        else {
+            return Err(format!("no input number {file}"));
+        };
+        let lock = resume::lock(output).map_err(|e| format!("{}: {e}", input.display()))?;
+        if !force {
+            // Checked again under the lock: another run may have finished it.
+            match resume::check(input, output, &self.settings) {
+                Decision::Done(_) => {
+                    return Err(format!(
+                        "{}: another run finished its output {} while this one was starting; it is kept",
+                        input.display(),
+                        output.display()
+                    ))
+                }
+                Decision::Conflict(other) => {
+                    return Err(format!(
+                        "{}: its output {} was written from another input, {other}, with the same name; rename one, or write to another directory",
+                        input.display(),
+                        output.display()
+                    ))
+                }
+                Decision::Fresh | Decision::Redo(_) => {}
+            }
+        }
+        if let Some(slot) = self.locks.get_mut(file) {
+            *slot = Some(lock);
+        }
+        Ok(())
+    }
+    fn abandon(&mut self, file: usize) {
+        // The partial file stays (an output without a record is redone).
+        if let Some(open) = self.open.get_mut(file) {
+            open.take();
+        }
+        if let Some(lock) = self.locks.get_mut(file) {
+            lock.take();
         }
     }
     fn finish(&mut self, file: usize, stats: &FileStats) -> std::io::Result<Option<PathBuf>> {

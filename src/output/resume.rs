@@ -11,10 +11,11 @@
 //! An output written from another input (another URL or file with the same
 //! name) is a [`Decision::Conflict`]: neither is silently replaced.
 //!
-//! While a run writes an output it holds an advisory lock ([`lock`]) on
-//! `.NAME.crawlsift.lock` beside it, from before the check above until the
-//! record is written: a second run at the same time finds it locked and
-//! leaves that output alone.
+//! A run checks an output under an advisory lock ([`lock`]) on
+//! `.NAME.crawlsift.lock` beside it, and holds the lock again while it
+//! writes the output (see [`DirSink::locking`](crate::sinks::DirSink::locking)),
+//! until the record is written: a second run at the same time finds it
+//! locked and leaves that output alone.
 //!
 //! Crash windows: the output is written under a temporary name; on finish
 //! the old record is removed, the output renamed into place, then the new
@@ -341,8 +342,8 @@ pub fn lock_path(output: &Path) -> PathBuf {
     output.with_file_name(format!(".{name}.crawlsift.lock"))
 }
 
-/// A run's exclusive hold on one output, from before its resume check
-/// until its record is written: an advisory lock (`flock`) on
+/// A run's exclusive hold on one output while it checks or writes it: an
+/// advisory lock (`flock`) on
 /// [`lock_path`], which the holder's death releases. Dropping it removes the
 /// lock file, then releases the lock.
 #[derive(Debug)]

@@ -43,6 +43,14 @@ pub trait Sink {
     fn write(&mut self, file: usize, page: Rendered) -> std::io::Result<()>;
     /// Input `file` is complete; returns where its output went, if a file.
     fn finish(&mut self, file: usize, stats: &FileStats) -> std::io::Result<Option<PathBuf>>;
+    /// Called once per input before its first page is written or it is
+    /// finished; `Err(why)` refuses it: its pages are dropped, it fails
+    /// with `why`, and it is [abandoned](Sink::abandon), not finished.
+    fn begin(&mut self, _file: usize) -> Result<(), String> {
+        Ok(())
+    }
+    /// Input `file` failed or was refused: its output is not finished.
+    fn abandon(&mut self, _file: usize) {}
 }
 
 /// The default record cap (`--max-record-bytes`, `max_record_bytes=`): a
@@ -490,6 +498,10 @@ struct FileState {
     sent: Option<u64>,
     stats: FileStats,
     finished: bool,
+    /// [`Sink::begin`] was called.
+    begun: bool,
+    /// Why the sink refused the input, if it did.
+    refused: Option<String>,
 }
 
 /// Runs the pipeline over `inputs`; returns one [`FileStats`] per input.
@@ -639,13 +651,19 @@ fn collect(
             let Some(state) = files.get_mut(f) else {
                 continue;
             };
+            if !state.begun && (state.sent.is_some() || !state.pending.is_empty()) {
+                state.begun = true;
+                state.refused = sink.begin(f).err();
+            }
             while let Some((outcome, bytes)) = state.pending.remove(&state.next_seq) {
                 state.next_seq += 1;
                 freed += 1;
                 freed_bytes += budget.share(bytes);
                 match outcome {
                     Outcome::Page(page) => {
-                        sink.write(f, page)?;
+                        if state.refused.is_none() {
+                            sink.write(f, page)?;
+                        }
                         state.stats.extracted += 1;
                         state.stats.read += 1;
                     }
@@ -659,7 +677,11 @@ fn collect(
             }
             if !state.finished && state.sent == Some(state.next_seq) {
                 state.finished = true;
+                if let Some(why) = state.refused.take() {
+                    state.stats.error.get_or_insert(why);
+                }
                 state.stats.output = if state.stats.error.is_some() {
+                    sink.abandon(f);
                     None
                 } else {
                     sink.finish(f, &state.stats)?

@@ -281,7 +281,6 @@ fn a_second_run_into_the_same_output_refuses_while_the_first_holds_it() {
     let fifo = dir.path().join("x.warc.gz");
     mkfifo(&fifo);
     let out_dir = dir.path().join("out");
-    // The first run waits on the FIFO, holding the lock of x.jsonl.
     let first = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
         .arg("extract")
         .arg(&fifo)
@@ -290,6 +289,16 @@ fn a_second_run_into_the_same_output_refuses_while_the_first_holds_it() {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Three copies of the sample (gzip members concatenate), then the first
+    // run waits on the FIFO for the fourth while it writes x.jsonl.
+    let sample = std::fs::read(shared(SAMPLE)).unwrap_or_else(|e| panic!("{e}"));
+    let mut writer = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&fifo)
+        .unwrap_or_else(|e| panic!("{e}"));
+    writer
+        .write_all(&sample.repeat(3))
         .unwrap_or_else(|e| panic!("{e}"));
     let lock = out_dir.join(".x.jsonl.crawlsift.lock");
     let started = Instant::now();
@@ -313,12 +322,15 @@ fn a_second_run_into_the_same_output_refuses_while_the_first_holds_it() {
             && err.contains(".x.jsonl.crawlsift.lock"),
         "{err}"
     );
-    feed(&fifo).join().unwrap_or_else(|_| panic!("the writer"));
+    writer.write_all(&sample).unwrap_or_else(|e| panic!("{e}"));
+    drop(writer);
     let first = first.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
     assert!(first.status.success(), "{}", stderr(&first));
     let written = std::fs::read(out_dir.join("x.jsonl")).unwrap_or_default();
     let pages = jsonl(&written);
-    assert_eq!(texts(&pages), texts(&reference()));
+    let once = texts(&reference());
+    let expected: Vec<_> = (0..4).flat_map(|_| once.clone()).collect();
+    assert_eq!(texts(&pages), expected);
     assert!(pages.iter().all(|p| p["algorithm"] != "plain"));
     assert!(!lock.exists(), "the lock file goes with the run");
 }
@@ -415,4 +427,36 @@ fn an_unwritable_stats_path_fails_before_any_work() {
         stderr(&out)
     );
     assert!(!out_dir.join("resiliparse_warcfile.jsonl").exists());
+}
+
+/// Only the outputs being written hold a lock (and a file descriptor): a
+/// list of many more inputs than the process may open files runs.
+#[test]
+fn a_long_input_list_does_not_hold_a_lock_per_input() {
+    let dir = tempdir();
+    let inputs = dir.path().join("in");
+    std::fs::create_dir(&inputs).unwrap_or_else(|e| panic!("{e}"));
+    for i in 0..100 {
+        std::os::unix::fs::symlink(
+            shared("jwarc_cc.warc.gz"),
+            inputs.join(format!("{i:03}.warc.gz")),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let out_dir = dir.path().join("out");
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(r#"ulimit -n 48 && "$0" extract -q -j 2 "$1" -o "$2""#)
+        .arg(env!("CARGO_BIN_EXE_crawlsift"))
+        .arg(&inputs)
+        .arg(&out_dir)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let outputs = std::fs::read_dir(&out_dir)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".jsonl"))
+        .count();
+    assert_eq!(outputs, 100);
 }

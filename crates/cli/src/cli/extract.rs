@@ -180,7 +180,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("cannot create output directory {}", dir.display()))?;
             let mut seen = HashMap::new();
             let mut todo = Vec::new();
-            let mut locks = Vec::new();
             for input in inputs {
                 let output = DirSink::output_for(&formatter, dir, &input);
                 let failed = |error: String| FileStats {
@@ -200,6 +199,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     plan.push(Err(failed(why)));
                     continue;
                 }
+                // Held for the check only: the sink locks each output again
+                // while it writes it (a lock per input of a long list at
+                // once would run out of file descriptors).
                 let lock = match resume::lock(&output) {
                     Ok(lock) => lock,
                     Err(e) => {
@@ -249,12 +251,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                     Decision::Fresh => {}
                 }
+                drop(lock);
                 plan.push(Ok(todo.len()));
                 todo.push(input);
-                locks.push(Some(lock));
             }
             inputs = todo;
-            Box::new(DirSink::new(formatter, settings, dir, &inputs).with_locks(locks))
+            Box::new(DirSink::new(formatter, settings, dir, &inputs).locking(args.force))
         }
     };
 
@@ -282,8 +284,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let read = pipeline::run(&inputs, &options, sink.as_mut(), &progress, &mut tick)
         .context("writing output failed")?;
-    // The locks go once every output is finished (or left unfinished).
-    drop(sink);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
