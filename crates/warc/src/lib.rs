@@ -375,9 +375,25 @@ impl WarcReader {
         mut input: R,
         max_record_bytes: u64,
     ) -> std::io::Result<WarcReader> {
-        // A stream may hand out its first byte alone.
-        let start = input.fill_buf()?;
-        let gzip = start.starts_with(&GZIP_MAGIC) || start == [GZIP_MAGIC[0]];
+        // Gzip or not is decided by the first two bytes, as for a file; a
+        // stream may hand them out one read at a time, so they are taken
+        // out and put back in front of the rest.
+        let mut head = Vec::with_capacity(GZIP_MAGIC.len());
+        while head.len() < GZIP_MAGIC.len() {
+            let chunk = match input.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            let n = chunk.len().min(GZIP_MAGIC.len() - head.len());
+            head.extend_from_slice(chunk.get(..n).unwrap_or(chunk));
+            input.consume(n);
+        }
+        let gzip = head.starts_with(&GZIP_MAGIC);
+        let input = std::io::Cursor::new(head).chain(input);
         let source: Box<dyn Source + Send> = if gzip {
             Box::new(GzSource::new(gz::Rewind::new(input)))
         } else {
