@@ -205,10 +205,16 @@ impl Worker {
         if !http::is_html(content_type, payload) {
             return Outcome::Skipped(Skipped::NotHtml);
         }
-        if http::looks_binary(payload) {
+        let charset = content_type.and_then(http::charset);
+        // A page labelled UTF-16 (without a byte-order mark) is half NUL
+        // bytes: its code units are tested instead.
+        if http::looks_binary(payload)
+            && crate::charset::sniff(payload, charset)
+                .utf16()
+                .is_none_or(|enc| http::looks_binary_utf16(payload, enc))
+        {
             return Outcome::Skipped(Skipped::Binary);
         }
-        let charset = content_type.and_then(http::charset);
         let algorithm = self.extractor.algorithm();
         let extraction = self.extractor.extract(payload, charset);
         // Without `--filter` (no rule set), nothing is dropped.

@@ -25,7 +25,13 @@
 //!   pages UTF-8 by default; browsers honour a late `<meta>` by reparsing),
 //!   then to the detector; a legacy label is trusted.
 //! - Labels that name no encoding (`utf-4`, `unicode`, `iso-8859&#8211;1`)
-//!   are ignored and the next step decides.
+//!   are ignored and the next step decides; so are labels the bytes refute:
+//!   those of WHATWG's "replacement" encoding (`iso-2022-kr`,
+//!   `hz-gb-2312`, …), which decodes any page to one U+FFFD, and a UTF-16
+//!   label on bytes without a NUL (UTF-16 markup has one in every other
+//!   byte). A UTF-16 label takes the byte order the bytes show.
+//! - A page in UTF-16 without a byte-order mark, unlabelled by HTTP, is
+//!   read as UTF-16 when a `<meta>` in its own code units says so.
 //!
 //! Detection is fed only the 16-byte blocks holding non-ASCII bytes, and
 //! stops as soon as two guesses in a row agree (after 64 and 128 non-ASCII
@@ -36,7 +42,8 @@
 //! by `encoding_rs`, straight to UTF-8; valid UTF-8 is borrowed, not copied.
 
 use encoding_rs::{
-    Encoding, ISO_8859_7, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252, WINDOWS_1253, X_USER_DEFINED,
+    Encoding, ISO_8859_7, REPLACEMENT, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252, WINDOWS_1253,
+    X_USER_DEFINED,
 };
 
 /// How far into the page to look for a `<meta>` charset declaration.
@@ -111,6 +118,18 @@ impl Sniffed {
     }
 }
 
+impl Sniffed {
+    /// The UTF-16 encoding the page is read as, by its byte-order mark or
+    /// its label; `None` for other pages. Half the bytes of such a page
+    /// are NUL: callers that take NUL bytes for binary data ask this first.
+    pub fn utf16(&self) -> Option<&'static Encoding> {
+        self.bom
+            .map(|(enc, _)| enc)
+            .or(self.declared)
+            .filter(|enc| *enc == UTF_16LE || *enc == UTF_16BE)
+    }
+}
+
 /// Looks for the byte-order mark and the encoding label of `raw`;
 /// `http_charset` is the HTTP charset label, if any.
 pub fn sniff(raw: &[u8], http_charset: Option<&str>) -> Sniffed {
@@ -121,9 +140,7 @@ pub fn sniff(raw: &[u8], http_charset: Option<&str>) -> Sniffed {
             refuted: false,
         };
     }
-    let declared = http_charset
-        .and_then(|label| Encoding::for_label(label.trim().as_bytes()))
-        .or_else(|| meta_charset(raw).map(meta_override));
+    let declared = declared(raw, http_charset);
     // A legacy page has its first non-ASCII byte in its head or its first
     // lines, mostly; a cut character at the end of the prefix is no proof.
     let prefix = raw.get(..raw.len().min(UTF8_PREFIX)).unwrap_or_default();
@@ -134,6 +151,87 @@ pub fn sniff(raw: &[u8], http_charset: Option<&str>) -> Sniffed {
         declared,
         refuted,
     }
+}
+
+/// The encoding `raw` is labelled with: the HTTP label, else a `<meta>`
+/// declaration, else a `<meta>` declaring UTF-16 in the page's own UTF-16
+/// code units; a label the bytes refute (see [`believed`]) is passed over.
+fn declared(raw: &[u8], http_charset: Option<&str>) -> Option<&'static Encoding> {
+    http_charset
+        .and_then(|label| Encoding::for_label(label.trim().as_bytes()))
+        .and_then(|enc| believed(enc, raw))
+        .or_else(|| {
+            meta_charset(raw)
+                .map(meta_override)
+                .and_then(|enc| believed(enc, raw))
+        })
+        .or_else(|| utf16_meta(raw))
+}
+
+/// `label` as the encoding of `raw`, or `None` when it is evidently wrong:
+/// WHATWG's "replacement" encoding (the labels `iso-2022-kr`, `hz-gb-2312`,
+/// `csiso2022kr`, …) decodes any page to one U+FFFD; a UTF-16 label on bytes
+/// without a NUL byte names no HTML page (its markup is ASCII, a NUL in
+/// every other byte). A UTF-16 label takes the byte order the bytes show.
+fn believed(label: &'static Encoding, raw: &[u8]) -> Option<&'static Encoding> {
+    if label == REPLACEMENT {
+        return None;
+    }
+    if label == UTF_16LE || label == UTF_16BE {
+        memchr::memchr(0, raw)?;
+        return Some(utf16_order(raw).unwrap_or(label));
+    }
+    Some(label)
+}
+
+/// How many of a page's first code units [`utf16_order`] looks at.
+const UTF16_UNITS: usize = 512;
+
+/// The byte order of `raw` when its first bytes are evidently UTF-16
+/// without a byte-order mark: at least a quarter of the first
+/// [`UTF16_UNITS`] code units are Latin-1 characters (markup) stored in one
+/// order, four times as many as in the other.
+fn utf16_order(raw: &[u8]) -> Option<&'static Encoding> {
+    let head = raw
+        .get(..raw.len().min(2 * UTF16_UNITS))
+        .unwrap_or_default();
+    let (mut le, mut be) = (0, 0);
+    for unit in head.chunks_exact(2) {
+        match *unit {
+            [a, 0] if a != 0 => le += 1,
+            [0, b] if b != 0 => be += 1,
+            _ => {}
+        }
+    }
+    let units = head.len() / 2;
+    if units == 0 {
+        None
+    } else if 4 * le >= units && le > 4 * be {
+        Some(UTF_16LE)
+    } else if 4 * be >= units && be > 4 * le {
+        Some(UTF_16BE)
+    } else {
+        None
+    }
+}
+
+/// UTF-16 in the byte order of `raw`, when its bytes are UTF-16 (see
+/// [`utf16_order`]) and a `<meta>` in its first code units declares UTF-16.
+/// (A `<meta>` readable as ASCII cannot mean UTF-16: see [`meta_override`].)
+fn utf16_meta(raw: &[u8]) -> Option<&'static Encoding> {
+    let order = utf16_order(raw)?;
+    let units = raw.get(..raw.len().min(2 * META_SCAN)).unwrap_or_default();
+    let narrowed: Vec<u8> = units
+        .chunks_exact(2)
+        .map(|unit| match *unit {
+            [a, 0] if order == UTF_16LE => a,
+            [0, b] if order == UTF_16BE => b,
+            _ => b'?',
+        })
+        .collect();
+    meta_charset(&narrowed)
+        .filter(|enc| *enc == UTF_16LE || *enc == UTF_16BE)
+        .map(|_| order)
 }
 
 /// Decodes `raw` to UTF-8, borrowing it when it is valid UTF-8 and decoding
@@ -716,6 +814,76 @@ mod tests {
         let solid = format!("<{}", "这是一个中文网页没有声明编码".repeat(1000));
         let (solid, _, _) = GBK.encode(&solid);
         assert_eq!(detect(&solid), GBK);
+    }
+
+    fn utf16(text: &str, big_endian: bool) -> Vec<u8> {
+        text.encode_utf16()
+            .flat_map(|u| {
+                if big_endian {
+                    u.to_be_bytes()
+                } else {
+                    u.to_le_bytes()
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn utf16_without_a_byte_order_mark_is_read_by_its_label() {
+        let page = "<html><head><title>Grüße</title></head><body><p>Text, 中文</p></body></html>";
+        for (label, big_endian, name) in [
+            ("utf-16le", false, "UTF-16LE"),
+            ("utf-16be", true, "UTF-16BE"),
+            // `utf-16` names little-endian; the bytes show big-endian.
+            ("utf-16", true, "UTF-16BE"),
+        ] {
+            let raw = utf16(page, big_endian);
+            assert_eq!(run(&raw, Some(label)), (page.into(), name), "{label}");
+            assert_eq!(
+                sniff(&raw, Some(label)).utf16().map(Encoding::name),
+                Some(name)
+            );
+        }
+        // No HTTP label: a `<meta>` in the page's own code units.
+        let meta = format!("<meta charset=\"UTF-16\">{page}");
+        for (big_endian, name) in [(false, "UTF-16LE"), (true, "UTF-16BE")] {
+            let raw = utf16(&meta, big_endian);
+            assert_eq!(run(&raw, None), (meta.clone(), name));
+        }
+        // A `<meta>` readable as ASCII that says UTF-16 means UTF-8.
+        assert_eq!(run(meta.as_bytes(), None), (meta.clone(), "UTF-8"));
+        assert_eq!(sniff(meta.as_bytes(), None).utf16(), None);
+    }
+
+    #[test]
+    fn labels_the_bytes_refute_are_passed_over() {
+        let ascii = "<p>Plain ASCII words under a label that would garble them.</p>";
+        for label in [
+            "iso-2022-kr",
+            "hz-gb-2312",
+            "csiso2022kr",
+            "utf-16",
+            "utf-16be",
+        ] {
+            assert_eq!(
+                run(ascii.as_bytes(), Some(label)),
+                (ascii.into(), "UTF-8"),
+                "{label}"
+            );
+        }
+        let chinese = "<p>这是一个中文网页，服务器说它是 UTF-16。</p>";
+        assert_eq!(
+            run(chinese.as_bytes(), Some("utf-16")),
+            (chinese.into(), "UTF-8")
+        );
+        // Legacy bytes under a "replacement" label: the detector decides.
+        let (gbk, _, _) =
+            GBK.encode("<p>这是一个中文网页，没有声明编码。我们需要猜测它的编码方式。</p>");
+        assert_eq!(run(&gbk, Some("iso-2022-kr")).1, "GBK");
+        // Behind a refuted HTTP label, the `<meta>` is read.
+        let (cp1251, _, _) = WINDOWS_1251.encode("<meta charset=windows-1251><p>Привет, мир</p>");
+        assert_eq!(run(&cp1251, Some("hz-gb-2312")).1, "windows-1251");
+        assert_eq!(run(&cp1251, Some("utf-16le")).1, "windows-1251");
     }
 
     #[test]

@@ -228,11 +228,28 @@ pub fn looks_binary(payload: &[u8]) -> bool {
         return false;
     }
     let head = payload.get(..SNIFF_BYTES).unwrap_or(payload);
-    let binary = head
-        .iter()
-        .filter(|&&b| matches!(b, 0x00..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F))
-        .count();
+    let binary = head.iter().filter(|&&b| binary_unit(b.into())).count();
     binary * BINARY_DENSITY > head.len()
+}
+
+/// [`looks_binary`] for a payload in `utf16` (UTF-16LE or UTF-16BE)
+/// without a byte-order mark, as its label says (see
+/// [`crate::charset::Sniffed::utf16`]): the same test on its code units.
+pub fn looks_binary_utf16(payload: &[u8], utf16: &'static encoding_rs::Encoding) -> bool {
+    let big_endian = utf16 == encoding_rs::UTF_16BE;
+    let head = payload.get(..SNIFF_BYTES).unwrap_or(payload);
+    let units = head.chunks_exact(2).map(|unit| match *unit {
+        [a, b] if big_endian => u16::from_be_bytes([a, b]),
+        [a, b] => u16::from_le_bytes([a, b]),
+        _ => 0,
+    });
+    let binary = units.filter(|&unit| binary_unit(unit)).count();
+    binary * BINARY_DENSITY > head.len() / 2
+}
+
+/// A control character text does not use (see [`looks_binary`]).
+fn binary_unit(unit: u16) -> bool {
+    matches!(unit, 0x00..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F)
 }
 
 /// See [`looks_binary`].
@@ -382,6 +399,22 @@ mod tests {
             assert!(looks_binary(&page[2..]));
         }
         assert!(!sniff_html(&utf16(b"\xFF\xFE", "just text", false)));
+    }
+
+    #[test]
+    fn utf16_without_a_bom_is_text_by_its_code_units() {
+        for (be, encoding) in [
+            (false, encoding_rs::UTF_16LE),
+            (true, encoding_rs::UTF_16BE),
+        ] {
+            let page = utf16(b"", "<!DOCTYPE html><html><p>Grüße, 世界</p></html>", be);
+            assert!(looks_binary(&page));
+            assert!(!looks_binary_utf16(&page, encoding));
+        }
+        // Binary data stays binary whatever its label.
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0\x1f\xf3\xffa";
+        assert!(looks_binary_utf16(png, encoding_rs::UTF_16LE));
+        assert!(looks_binary_utf16(png, encoding_rs::UTF_16BE));
     }
 
     #[test]
