@@ -81,7 +81,7 @@ class Page:
         """Bytes of the record in the input; ``None`` when it shares a gzip member."""
     @property
     def truncated(self) -> Optional[str]:
-        """The record's ``WARC-Truncated`` reason (e.g. ``"length"``); ``None`` when whole."""
+        """Why the page is only part of the record: its ``WARC-Truncated`` reason (e.g. ``"length"``), ``"segment"`` (segments missing from the input) or ``"partial"`` (a 206 response); ``None`` when whole."""
     @property
     def http_status(self) -> Optional[int]: ...
     @property

@@ -365,7 +365,7 @@ page_schema! {
     offset: U64,
     /// Bytes of the record in the input; null when it shares a gzip member.
     length: OptU64,
-    /// The record's `WARC-Truncated` reason (`length`, `time`, …) when the crawler stored only part of the page; null for a whole record.
+    /// Why the page is only part of the record: its `WARC-Truncated` reason (`length`, `time`, …) when the crawler stored only part of it; `segment` for a segmented record whose segments are not all in the input, in order; `partial` for a 206 Partial Content response (a range of the page); null for a whole record.
     truncated: OptStr,
     /// HTTP status; null for `resource` records.
     http_status: OptU16,

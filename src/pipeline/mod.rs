@@ -11,9 +11,12 @@
 //! the reader only after taking its share of a `Budget` (one record and its
 //! block's bytes), given back only once its result is written, so at most
 //! `4 * workers * BATCH_RECORDS` records holding at most
-//! `4 * workers * BATCH_BYTES + max_record_bytes` bytes of blocks exist at once.
+//! `4 * workers * BATCH_BYTES + max_record_bytes` bytes of blocks exist at once,
+//! besides the segments of segmented records a reader puts back together
+//! (at most `max_record_bytes` per reader, see `segments`).
 
 mod reason;
+mod segments;
 mod work;
 
 pub use crate::analysis::SignalOptions;
@@ -469,6 +472,8 @@ enum Outcome {
     /// Skipped, and the user should hear why (file, offset, record number).
     SkippedWarn(Skipped, String),
     Failed(Failed),
+    /// Failed, and the user should hear why (file, offset, record number).
+    FailedWarn(Failed, String),
 }
 
 /// One worker result: the record's number in its file's jobs, what became
@@ -673,6 +678,10 @@ fn collect(
                         state.stats.note(warning);
                     }
                     Outcome::Failed(reason) => state.stats.fail(reason),
+                    Outcome::FailedWarn(reason, warning) => {
+                        state.stats.fail(reason);
+                        state.stats.note(warning);
+                    }
                 }
             }
             if !state.finished && state.sent == Some(state.next_seq) {
@@ -765,6 +774,8 @@ impl ReaderThread<'_> {
         let mut not_warc = None;
         let mut last_position = 0;
         let mut batch = Batch::default();
+        let mut segments = segments::Segments::new(self.max_record_bytes);
+        let mut finished = Vec::new();
         while let Some(item) = reader.next() {
             if self.progress.stop.load(Ordering::Relaxed) {
                 return (None, stats);
@@ -787,6 +798,19 @@ impl ReaderThread<'_> {
                 Ok(record) => {
                     records_ok += 1;
                     match work::Job::candidate(&record) {
+                        Err(Skipped::Continuation) => {
+                            stats.skip(Skipped::Continuation);
+                            if !segments.continuation(&record, &mut finished) {
+                                stats.note(format!(
+                                    "{}: record {} at byte offset {}: a continuation record (segment {} of {}) that continues no record read before it in this input; skipped",
+                                    input,
+                                    record.number,
+                                    record.offset,
+                                    record.headers.get("WARC-Segment-Number").unwrap_or_default(),
+                                    record.headers.get("WARC-Segment-Origin-ID").unwrap_or_default(),
+                                ));
+                            }
+                        }
                         Err(reason) => {
                             stats.skip(reason);
                             if reason == Skipped::TooLarge {
@@ -802,28 +826,38 @@ impl ReaderThread<'_> {
                             }
                         }
                         Ok(kind) => {
-                            let bytes = record.block.len() as u64;
-                            // Before waiting for the collector, hand the
-                            // workers what is batched: they may be idle.
-                            if !self.budget.try_take(bytes)
-                                && (!self.flush(&mut batch) || !self.budget.take(bytes))
-                            {
+                            let segment = segments::segment_number(&record);
+                            // A first segment is kept back, outside the
+                            // budget (see `segments`), until its last.
+                            if segment != Some(1) && !self.take(record.block.len(), &mut batch) {
                                 return (None, stats);
                             }
                             let block = self.pool.try_recv().unwrap_or_default();
-                            batch.jobs.push(work::Job::new(
-                                file, seq, kind, &record, &filename, &input, block,
-                            ));
-                            batch.bytes += bytes;
-                            seq += 1;
-                            if (batch.jobs.len() >= BATCH_RECORDS || batch.bytes >= BATCH_BYTES)
-                                && !self.flush(&mut batch)
-                            {
-                                return (None, stats);
+                            let mut job =
+                                work::Job::new(file, kind, &record, &filename, &input, block);
+                            match segment {
+                                Some(1) => segments.first(job, &mut finished),
+                                Some(_) => {
+                                    // A later segment that is not a continuation.
+                                    job.truncate_for(segments::TRUNCATED_SEGMENT);
+                                    if !self.push(&mut batch, job, &mut seq) {
+                                        return (None, stats);
+                                    }
+                                }
+                                None => {
+                                    if !self.push(&mut batch, job, &mut seq) {
+                                        return (None, stats);
+                                    }
+                                }
                             }
                         }
                     }
                 }
+            }
+            if !finished.is_empty()
+                && !self.send_finished(&mut finished, &mut batch, &mut seq, &mut stats)
+            {
+                return (None, stats);
             }
             self.progress.records.fetch_add(1, Ordering::Relaxed);
             let position = reader.position();
@@ -832,7 +866,10 @@ impl ReaderThread<'_> {
                 .fetch_add(position.saturating_sub(last_position), Ordering::Relaxed);
             last_position = position;
         }
-        if !self.flush(&mut batch) {
+        segments.finish_all(&mut finished);
+        if !self.send_finished(&mut finished, &mut batch, &mut seq, &mut stats)
+            || !self.flush(&mut batch)
+        {
             return (None, stats);
         }
         stats.bytes = reader.total_bytes().unwrap_or(last_position);
@@ -840,6 +877,54 @@ impl ReaderThread<'_> {
             stats.error = Some(format!("{}: not a WARC file ({detail})", stats.file));
         }
         (Some(seq), stats)
+    }
+
+    /// Takes the budget's share of a record whose block is `bytes` long,
+    /// waiting for it if need be; false when the pipeline is shutting down.
+    fn take(&self, bytes: usize, batch: &mut Batch) -> bool {
+        let bytes = bytes as u64;
+        // Before waiting for the collector, hand the workers what is
+        // batched: they may be idle.
+        self.budget.try_take(bytes) || (self.flush(batch) && self.budget.take(bytes))
+    }
+
+    /// Batches `job` (its budget share taken) as the file's next job, and
+    /// sends the batch once it is full; false when the pipeline is
+    /// shutting down.
+    fn push(&self, batch: &mut Batch, mut job: work::Job, seq: &mut u64) -> bool {
+        job.seq = *seq;
+        *seq += 1;
+        batch.bytes += job.block_len() as u64;
+        batch.jobs.push(job);
+        !(batch.jobs.len() >= BATCH_RECORDS || batch.bytes >= BATCH_BYTES) || self.flush(batch)
+    }
+
+    /// Sends the pages of the segmented records `finished`, and counts those
+    /// over the cap; false when the pipeline is shutting down.
+    fn send_finished(
+        &self,
+        finished: &mut Vec<segments::Finished>,
+        batch: &mut Batch,
+        seq: &mut u64,
+        stats: &mut FileStats,
+    ) -> bool {
+        for done in finished.drain(..) {
+            match done {
+                segments::Finished::Page(job) => {
+                    if !self.take(job.block_len(), batch) || !self.push(batch, job, seq) {
+                        return false;
+                    }
+                }
+                segments::Finished::TooLarge { whereabouts, bytes } => {
+                    stats.skip(Skipped::TooLarge);
+                    stats.note(format!(
+                        "{whereabouts}: its segments add up to {bytes} bytes, over the record cap of {} bytes (--max-record-bytes, max_record_bytes= in Python); skipped",
+                        self.max_record_bytes
+                    ));
+                }
+            }
+        }
+        true
     }
 
     /// Sends the batched jobs, if any; false when the pipeline is shutting down.

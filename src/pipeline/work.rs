@@ -10,6 +10,12 @@ use crate::Extractor;
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::Arc;
 
+/// HTTP 206 Partial Content: the payload is a range of the resource.
+const PARTIAL_CONTENT: u16 = 206;
+
+/// The `truncated` reason of a page from a 206 response.
+const TRUNCATED_PARTIAL: &str = "partial";
+
 /// Which WARC record types can hold a page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -22,7 +28,8 @@ pub(super) enum Kind {
 /// One candidate record, copied out of the reader.
 pub(super) struct Job {
     file: usize,
-    seq: u64,
+    /// The job's place among its file's jobs (results are written in this order).
+    pub(super) seq: u64,
     kind: Kind,
     url: String,
     record_id: String,
@@ -69,11 +76,43 @@ impl Job {
         Ok(kind)
     }
 
+    /// The record's `WARC-Record-ID`, as its header gives it.
+    pub(super) fn record_id(&self) -> &str {
+        &self.record_id
+    }
+
+    /// The record's URL, number and offset in its input, for warnings.
+    pub(super) fn whereabouts(&self) -> String {
+        format!(
+            "{}: record {} at byte offset {} ({})",
+            self.input, self.number, self.offset, self.url
+        )
+    }
+
+    /// The block's bytes.
+    pub(super) fn block_len(&self) -> usize {
+        self.block.len()
+    }
+
+    /// Appends the block of a later segment of the record.
+    pub(super) fn append(&mut self, bytes: &[u8]) {
+        self.block.extend_from_slice(bytes);
+    }
+
+    /// Lets the block's bytes go (the record is skipped).
+    pub(super) fn clear_block(&mut self) {
+        self.block = Vec::new();
+    }
+
+    /// Marks the page as holding only part of the record, for `reason`.
+    pub(super) fn truncate_for(&mut self, reason: &str) {
+        self.truncated = Some(reason.into());
+    }
+
     /// Copies `record` into a job, reusing `block`'s allocation.
-    #[allow(clippy::too_many_arguments)]
+    /// Its `seq` is set when it is sent.
     pub(super) fn new(
         file: usize,
-        seq: u64,
         kind: Kind,
         record: &Record<'_>,
         filename: &Arc<str>,
@@ -85,7 +124,7 @@ impl Job {
         let h = &record.headers;
         Job {
             file,
-            seq,
+            seq: 0,
             kind,
             url: h.target_uri().unwrap_or_default().into_owned(),
             record_id: h.record_id().unwrap_or_default().into_owned(),
@@ -175,8 +214,17 @@ impl Worker {
     fn process(&mut self, job: &Job) -> Outcome {
         let (status, content_type, payload) = match job.kind {
             Kind::Response => {
-                let Ok(head) = http::parse_response(&job.block) else {
-                    return Outcome::Failed(Failed::BadHttp);
+                let head = match http::parse_response(&job.block) {
+                    Ok(head) => head,
+                    Err(e) => {
+                        return Outcome::FailedWarn(
+                            Failed::BadHttp,
+                            format!(
+                                "{}: its block is not an HTTP response ({e}); no page",
+                                job.whereabouts()
+                            ),
+                        )
+                    }
                 };
                 if !(200..300).contains(&head.status) {
                     return Outcome::Skipped(Skipped::HttpStatus);
@@ -202,6 +250,11 @@ impl Worker {
             }
             Kind::Resource => (None, job.warc_content_type.as_deref(), &job.block[..]),
         };
+        // A 206 response holds a range of the page, not all of it.
+        let truncated = job
+            .truncated
+            .as_deref()
+            .or_else(|| (status == Some(PARTIAL_CONTENT)).then_some(TRUNCATED_PARTIAL));
         if !http::is_html(content_type, payload) {
             return Outcome::Skipped(Skipped::NotHtml);
         }
@@ -229,7 +282,7 @@ impl Worker {
             warc_filename: &job.filename,
             offset: job.offset,
             length: job.length,
-            truncated: job.truncated.as_deref(),
+            truncated,
             http_status: status,
             content_type,
             charset: extraction.encoding,
