@@ -13,7 +13,14 @@ pub(super) struct Buffered {
     pub(super) eof: bool,
     /// Problems met while handling another one, reported next.
     pub(super) pending: VecDeque<Outcome>,
+    /// The latest gzip members that failed unreported (see
+    /// [`Source::drain_unreported`]), at most [`UNREPORTED_KEPT`].
+    pub(super) unreported: VecDeque<u64>,
 }
+
+/// Unreported member failures remembered: a problem is checked against
+/// those met while resyncing past it, a handful at most.
+const UNREPORTED_KEPT: usize = 64;
 
 impl Buffered {
     pub(super) fn new(source: Box<dyn Source + Send>) -> Self {
@@ -24,6 +31,7 @@ impl Buffered {
             marks: Vec::new(),
             eof: false,
             pending: VecDeque::new(),
+            unreported: VecDeque::new(),
         }
     }
 
@@ -57,7 +65,12 @@ impl Buffered {
         if self.eof {
             return Ok(false);
         }
-        let got = self.source.fill(&mut self.buf, want, &mut self.marks)?;
+        let got = self.source.fill(&mut self.buf, want, &mut self.marks);
+        self.source.drain_unreported(&mut self.unreported);
+        while self.unreported.len() > UNREPORTED_KEPT {
+            self.unreported.pop_front();
+        }
+        let got = got?;
         if !got {
             self.eof = true;
         }
@@ -91,7 +104,17 @@ impl Buffered {
         }
     }
 
+    /// The next record, problem or end; never [`Outcome::Quiet`].
     pub(super) fn next(&mut self, max_record_bytes: u64) -> Outcome {
+        loop {
+            match self.next_outcome(max_record_bytes) {
+                Outcome::Quiet => continue,
+                outcome => return outcome,
+            }
+        }
+    }
+
+    fn next_outcome(&mut self, max_record_bytes: u64) -> Outcome {
         if let Some(problem) = self.pending.pop_front() {
             return problem;
         }
@@ -201,6 +224,9 @@ impl Buffered {
         });
         match damage.and_then(|i| self.pending.remove(i)) {
             Some(damage) => damage,
+            // A member tried after earlier damage, whose failure is not
+            // reported: neither is what was found in its unchecked output.
+            None if self.unreported.contains(&offset) => Outcome::Quiet,
             None => problem,
         }
     }

@@ -2,6 +2,7 @@
 
 use super::{FillError, MapBytes, Mark, ProblemKind, Source};
 use flate2::{Decompress, FlushDecompress, Status};
+use std::collections::VecDeque;
 use std::io::{BufRead, Read};
 
 /// Compressed bytes of one member a stream keeps so that, when the member
@@ -193,6 +194,9 @@ pub(super) struct GzSource<R> {
     member_buf_start: usize,
     /// Skipping after damage: failures of candidate members are not reported again.
     resyncing: bool,
+    /// Input offsets of candidate members that failed, not yet drained
+    /// (see [`Source::drain_unreported`]).
+    unreported: VecDeque<u64>,
     /// No member starting at or after this input offset is read (one part
     /// of a split file ends where the next one's first member starts).
     limit: u64,
@@ -221,6 +225,7 @@ impl<R: Input> GzSource<R> {
             member_start: position,
             member_buf_start: 0,
             resyncing,
+            unreported: VecDeque::new(),
             limit,
             #[cfg(feature = "libdeflate")]
             whole: None,
@@ -393,6 +398,9 @@ impl<R: Input> Source for GzSource<R> {
                 let reported = self.resyncing;
                 self.resyncing = true;
                 let at = self.member_start;
+                if reported {
+                    self.unreported.push_back(at);
+                }
                 let found = self.restart_after(at)?;
                 if reported && found {
                     continue;
@@ -413,11 +421,21 @@ impl<R: Input> Source for GzSource<R> {
                     },
                 });
             }
-            buf.reserve(INFLATE_STEP.min(target.saturating_sub(buf.len()).max(4096)));
-            let before_in = self.inflater.total_in();
-            let status = self
-                .inflater
-                .decompress_vec(chunk, buf, FlushDecompress::None);
+            // Output stops at `target` whatever the input at hand (a map
+            // gives all of it, a stream a read's worth): every reader of the
+            // same bytes then sees a member's output in the same steps, and
+            // its damage at the same point.
+            let room = target.saturating_sub(buf.len()).clamp(1, INFLATE_STEP);
+            let len = buf.len();
+            buf.resize(len + room, 0);
+            let (before_in, before_out) = (self.inflater.total_in(), self.inflater.total_out());
+            let status = self.inflater.decompress(
+                chunk,
+                buf.get_mut(len..).unwrap_or_default(),
+                FlushDecompress::None,
+            );
+            let produced = (self.inflater.total_out() - before_out) as usize;
+            buf.truncate(len + produced);
             let consumed = (self.inflater.total_in() - before_in) as usize;
             self.input.consume(consumed);
             self.position += consumed as u64;
@@ -439,6 +457,9 @@ impl<R: Input> Source for GzSource<R> {
                     let reported = self.resyncing;
                     self.resyncing = true;
                     let at = self.member_start;
+                    if reported {
+                        self.unreported.push_back(at);
+                    }
                     let found = self.restart_after(at)?;
                     if !reported {
                         return Err(FillError {
@@ -469,5 +490,9 @@ impl<R: Input> Source for GzSource<R> {
 
     fn linear(&self) -> bool {
         false
+    }
+
+    fn drain_unreported(&mut self, into: &mut VecDeque<u64>) {
+        into.append(&mut self.unreported);
     }
 }

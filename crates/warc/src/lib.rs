@@ -487,7 +487,7 @@ impl WarcReader {
             }));
         }
         match outcome {
-            Outcome::End => {
+            Outcome::End | Outcome::Quiet => {
                 self.number -= 1;
                 None
             }

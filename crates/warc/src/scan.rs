@@ -57,6 +57,8 @@ pub(super) enum Outcome {
         detail: String,
     },
     End,
+    /// Nothing to give (a problem that is not reported); read on.
+    Quiet,
 }
 
 /// Where the parts of a record lie, relative to its `WARC/` line.

@@ -21,6 +21,10 @@ pub(super) trait Source {
     fn at_boundary(&self) -> bool;
     /// Whether the offset of a byte inside a member is known (plain input).
     fn linear(&self) -> bool;
+    /// Moves into `into` the input offsets of the gzip members that failed
+    /// unreported since the last call: members tried after damage, while
+    /// looking for the next one that inflates (see [`Buffered::unless_member_damaged`]).
+    fn drain_unreported(&mut self, _into: &mut VecDeque<u64>) {}
 }
 
 /// A boundary in the buffer: the byte at `pos` came from input offset

@@ -163,6 +163,8 @@ pub(super) struct SplitSource {
     /// Input offset after the last member replayed (or skipped).
     position: u64,
     resyncing: bool,
+    /// See [`Source::drain_unreported`].
+    unreported: VecDeque<u64>,
 }
 
 impl SplitSource {
@@ -197,6 +199,7 @@ impl SplitSource {
             current: Current::Next(0),
             position: 0,
             resyncing: false,
+            unreported: VecDeque::new(),
         };
         for _ in 0..window {
             source.hand_out();
@@ -287,6 +290,7 @@ impl Source for SplitSource {
                 }
                 Current::Local { part, source } => {
                     let filled = source.fill(buf, want, marks);
+                    source.drain_unreported(&mut self.unreported);
                     self.position = source.position();
                     self.resyncing = source.resyncing();
                     match filled {
@@ -367,6 +371,10 @@ impl Source for SplitSource {
 
     fn linear(&self) -> bool {
         false
+    }
+
+    fn drain_unreported(&mut self, into: &mut VecDeque<u64>) {
+        into.append(&mut self.unreported);
     }
 }
 
