@@ -166,20 +166,30 @@ impl Buffered {
     /// claimed extent) with a record start: in the one-record-per-member
     /// layout a member end is a record end, so such a record's
     /// `Content-Length` lies.
-    pub(super) fn member_record_inside(&self, start: usize, until: usize) -> Option<usize> {
+    /// `Found::Undecided` when a member's first bytes could start a record
+    /// but the buffer ends before that is known (its version line or header
+    /// unfinished, the input not at its end): a reader that has inflated
+    /// more of the member would know, so the caller reads on first.
+    pub(super) fn member_record_inside(&self, start: usize, until: usize) -> Found {
         if self.source.linear() {
-            return None;
+            return Found::None;
         }
         let until = until.min(self.buf.len());
-        self.marks
+        for pos in self
+            .marks
             .iter()
             .filter(|m| !m.inside && m.pos > start && m.pos < until)
             .map(|m| m.pos)
-            .find(|&pos| {
-                let member = self.buf.get(pos..).unwrap_or_default();
-                version_prefix(member) == Some(true)
-                    && !matches!(parse_head(member), Head::Invalid(..))
-            })
+        {
+            let member = self.buf.get(pos..).unwrap_or_default();
+            match (version_prefix(member), parse_head(member)) {
+                (Some(false), _) | (_, Head::Invalid(..)) => {}
+                (None, _) | (_, Head::NeedMore) if !self.eof => return Found::Undecided(pos),
+                (None, _) => {}
+                _ => return Found::At(pos),
+            }
+        }
+        Found::None
     }
 
     /// Reports the record at `start` as having a wrong `Content-Length` and
@@ -246,13 +256,20 @@ impl Buffered {
             let block_end =
                 block_start.saturating_add(usize::try_from(content_length).unwrap_or(usize::MAX));
             loop {
-                if let Some(next) = self.member_record_inside(start, block_end) {
-                    return self.bad_length(
-                        start,
-                        next,
-                        content_length,
-                        "runs past the end of its gzip member into another record",
-                    );
+                match self.member_record_inside(start, block_end) {
+                    Found::At(next) => {
+                        return self.bad_length(
+                            start,
+                            next,
+                            content_length,
+                            "runs past the end of its gzip member into another record",
+                        )
+                    }
+                    Found::Undecided(_) => match self.more(FILL_CHUNK) {
+                        Ok(_) => continue,
+                        Err(e) => return self.fill_failed(e),
+                    },
+                    Found::None => {}
                 }
                 if self.buf.len() >= block_end {
                     break;

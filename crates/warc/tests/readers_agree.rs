@@ -259,3 +259,19 @@ fn found_by_the_differential_test() {
     ];
     readers_agree(&wrap(&data, 5, 13622772093937386364, 0), 0, true);
 }
+
+/// Open (FUZZING.md): a record whose block holds `WARC/1.0` (a WAT record's
+/// JSON), gzipped one member per `WARC/` so that a member starts inside the
+/// block with a version line whose header never ends. The file reader,
+/// inflating that member whole, sees no record start there; a stream,
+/// judging the member's first bytes before its end arrives, takes it for a
+/// record start and reports `bad_content_length`.
+#[test]
+fn a_block_holding_a_version_line_in_a_member_of_its_own() {
+    let json = r#"{"Container":{"Filename":"x.warc.gz"},"Format":"WARC/1.0","WARC-Header-Length":"357","WARC-Header-Metadata":{"WARC-Type":"request"}}"#;
+    let record = format!(
+        "WARC/1.0\r\nWARC-Type: metadata\r\nContent-Length: {}\r\n\r\n{json}\r\n\r\n",
+        json.len()
+    );
+    readers_agree(&gzip_members(record.as_bytes()), 1 << 20, true);
+}
