@@ -31,6 +31,7 @@
 #![warn(missing_docs)]
 
 pub mod algorithms;
+mod budget;
 pub mod charset;
 // The line-density core is this crate's inside: public only with the
 // `internals` feature, for the benchmarks and fuzz targets that time or
@@ -43,7 +44,13 @@ mod density;
 pub mod http;
 
 pub use algorithms::{Algorithm, Extraction, Extractor};
+pub use budget::PageTimeout;
 pub use density::Selection;
+
+/// The bytes a vector holds on the heap (its capacity, not its length).
+pub(crate) fn heap_bytes<T>(v: &Vec<T>) -> usize {
+    v.capacity() * std::mem::size_of::<T>()
+}
 
 /// The instruction set the hot loops run with on this CPU (`avx2`, `sse2`,
 /// or `scalar` elsewhere), chosen once per process; `CRAWLSIFT_KERNELS=sse2`

@@ -12,10 +12,12 @@ mod danag;
 mod elements;
 mod filters;
 
+use crate::budget::{Budget, PageTimeout};
 use crate::charset;
 use crate::density::{text::TextSink, Columns, Rules, Scratch, Selection};
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 /// Every algorithm crawlsift implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -204,10 +206,16 @@ pub struct Extraction<'a> {
 }
 
 /// Extracts main text with one algorithm, reusing its buffers across pages.
-/// A worker thread owns one and calls [`Extractor::extract`] for every record.
+/// A worker thread owns one and calls [`Extractor::extract`] (or, with a
+/// page timeout, [`Extractor::try_extract`]) for every record.
+///
+/// Every algorithm runs in time linear in the page; the page timeout
+/// ([`Extractor::with_page_timeout`]) is a backstop on top, for whatever
+/// page still takes too long: it bounds the CPU time one page may take.
 pub struct Extractor {
     algorithm: Algorithm,
     gap: usize,
+    page_timeout: Option<Duration>,
     decoded: String,
     scratch: Scratch,
     title: String,
@@ -225,6 +233,7 @@ impl Extractor {
         Extractor {
             algorithm,
             gap: DEFAULT_GAP,
+            page_timeout: None,
             decoded: String::new(),
             scratch: Scratch::default(),
             title: String::new(),
@@ -241,35 +250,104 @@ impl Extractor {
         self
     }
 
+    /// Sets the page timeout of [`Extractor::try_extract`]: the CPU time
+    /// one page's extraction may take before it is stopped (`None`: no
+    /// limit, the default). The time is checked between the steps of the
+    /// algorithm and every so many elements inside its long loops, so a
+    /// page stops shortly after its time is spent; `Some(Duration::ZERO)`
+    /// stops every page at the first check.
+    pub fn with_page_timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.page_timeout = timeout;
+        self
+    }
+
+    /// [`Extractor::with_page_timeout`] on an extractor in use.
+    pub fn set_page_timeout(&mut self, timeout: Option<Duration>) {
+        self.page_timeout = timeout;
+    }
+
+    /// The page timeout of [`Extractor::try_extract`] (`None`: no limit).
+    pub fn page_timeout(&self) -> Option<Duration> {
+        self.page_timeout
+    }
+
+    /// The bytes the extractor's buffers hold on the heap, kept from page
+    /// to page: what one worker's extraction costs in memory beside the
+    /// page itself. It grows with the largest page extracted so far, by a
+    /// small multiple of its size.
+    pub fn heap_bytes(&self) -> usize {
+        self.decoded.capacity()
+            + self.title.capacity()
+            + self.text.capacity()
+            + self.entities.capacity()
+            + self.scratch.heap_bytes()
+            + self.elements.heap_bytes()
+            + self.plus.heap_bytes()
+    }
+
     /// The algorithm this extractor runs.
     pub fn algorithm(&self) -> Algorithm {
         self.algorithm
     }
 
-    /// Extracts the main text of one page from its raw bytes. `http_charset` is
-    /// the charset label of the HTTP `Content-Type`, if any.
+    /// Extracts the main text of one page from its raw bytes, however long
+    /// it takes (the page timeout is not applied: see
+    /// [`Extractor::try_extract`]). `http_charset` is the charset label of
+    /// the HTTP `Content-Type`, if any.
     pub fn extract(&mut self, raw: &[u8], http_charset: Option<&str>) -> Extraction<'_> {
+        match self.run(raw, http_charset, &mut Budget::unlimited()) {
+            Ok(extraction) => extraction,
+            // An unlimited budget never runs out.
+            Err(timeout) => unreachable!("{timeout}"),
+        }
+    }
+
+    /// [`Extractor::extract`] within the page timeout
+    /// ([`Extractor::with_page_timeout`]): `Err` when the page's
+    /// extraction used more CPU time than that and was stopped. The
+    /// extractor is then ready for the next page.
+    pub fn try_extract(
+        &mut self,
+        raw: &[u8],
+        http_charset: Option<&str>,
+    ) -> Result<Extraction<'_>, PageTimeout> {
+        let mut budget = match self.page_timeout {
+            Some(limit) => Budget::start(limit),
+            None => Budget::unlimited(),
+        };
+        self.run(raw, http_charset, &mut budget)
+    }
+
+    /// Extracts one page, checking `budget` between the steps.
+    fn run(
+        &mut self,
+        raw: &[u8],
+        http_charset: Option<&str>,
+        budget: &mut Budget,
+    ) -> Result<Extraction<'_>, PageTimeout> {
         let sniffed = charset::sniff(raw, http_charset);
         let density = match self.algorithm.family() {
             Family::LineDensity(density) => density,
             Family::Elements(kind) => {
                 let decoded = charset::decode_sniffed(raw, sniffed, &mut self.decoded);
                 let html = decoded.text;
+                budget.check()?;
                 let counts = self.elements.extract(
                     kind,
                     html,
                     &mut self.title,
                     &mut self.text,
                     &mut self.entities,
-                );
-                return Extraction {
+                    budget,
+                )?;
+                return Ok(Extraction {
                     title: &self.title,
                     text: &self.text,
                     encoding: decoded.encoding.name(),
                     lines: counts.lines,
                     regions: counts.runs,
                     selection: None,
-                };
+                });
             }
         };
         // Most pages are read as their own bytes once these are known to be
@@ -281,10 +359,12 @@ impl Extractor {
             .then(|| self.scratch.scan(raw, density.rules));
         let decoded = charset::decode_sniffed(raw, sniffed, &mut self.decoded);
         let html = decoded.text;
+        budget.check()?;
         let summary = match early {
             Some(summary) if decoded.borrows(raw) => summary,
             _ => self.scratch.scan(html.as_bytes(), density.rules),
         };
+        budget.check()?;
 
         let mut title = TextSink::new(&mut self.title, &mut self.entities);
         if let Some(text) = summary.title.and_then(|(a, b)| html.get(a..b)) {
@@ -295,6 +375,7 @@ impl Extractor {
         let selection = match density.choice {
             Choice::Algorithm1 => {
                 let selection = self.scratch.select(density.columns, self.gap);
+                budget.check()?;
                 if let Some(selection) = selection {
                     self.scratch
                         .text_of(html, selection, density.rules, &mut text);
@@ -307,15 +388,16 @@ impl Extractor {
                 html,
                 &self.title,
                 &mut text,
-            ),
+                budget,
+            )?,
         };
-        Extraction {
+        Ok(Extraction {
             title: &self.title,
             text: &self.text,
             encoding: decoded.encoding.name(),
             lines: self.scratch.lines.len(),
             regions: self.scratch.regions.len(),
             selection,
-        }
+        })
     }
 }

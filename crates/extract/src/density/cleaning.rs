@@ -327,6 +327,11 @@ const MEMO_BITS: u32 = 9;
 const MEMO_MIN_TAG: usize = 24;
 
 impl CueMemo {
+    /// The bytes its table holds on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        crate::heap_bytes(&self.slots)
+    }
+
     /// Starts a page: the tags remembered are those of the page before,
     /// whose offsets mean nothing in this one.
     pub fn start_page(&mut self) {

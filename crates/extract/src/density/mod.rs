@@ -103,8 +103,6 @@ pub struct Scratch {
     pub lines: Vec<Line>,
     /// The furniture cues of the page's container tags ([`cleaning::CueMemo`]).
     cues: cleaning::CueMemo,
-    d: Vec<i64>,
-    diff: Vec<i64>,
     /// The positive regions of the density profile, from [`Scratch::profile`].
     pub regions: Vec<Region>,
 }
@@ -123,6 +121,11 @@ pub struct Selection {
 }
 
 impl Scratch {
+    /// The bytes its buffers hold on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        crate::heap_bytes(&self.lines) + self.cues.heap_bytes() + crate::heap_bytes(&self.regions)
+    }
+
     /// Step 1: splits `html` into counted lines, with the kernels this
     /// CPU runs best ([`kernel::dispatch`]).
     pub fn scan(&mut self, html: &[u8], rules: Rules) -> ScanSummary {
@@ -171,15 +174,13 @@ impl Scratch {
     /// density profile and finds its positive regions, weighted by the
     /// above-axis counts, into [`Scratch::regions`].
     pub fn profile(&mut self, columns: impl Fn(&Line) -> (u32, u32)) {
-        self.d.clear();
-        self.d.extend(self.lines.iter().map(|l| {
+        let lines = &self.lines;
+        let d = lines.iter().map(|l| {
             let (above, below) = columns(l);
             i64::from(above) - i64::from(below)
-        }));
-        regions::smooth(&self.d, &mut self.diff);
-        let lines = &self.lines;
+        });
         let above = |i: usize| lines.get(i).map_or(0, |l| u64::from(columns(l).0));
-        regions::positive_regions(&self.diff, above, &mut self.regions);
+        regions::positive_regions(regions::smoothed(d), above, &mut self.regions);
     }
 
     /// Step 4: appends the text of the chosen regions, a paragraph break

@@ -48,11 +48,14 @@ pub fn nested_marks(
     while next > 0 && weak(next) && weak(next - 1) {
         next -= 1;
     }
+    // One memo of the page's unclosed elements for all the walks.
+    let mut unclosed = tags::Unclosed::new(html);
     while let Some(first) = (next..=*within.end()).find(|&i| weak(i)) {
         let start = lines.get(first).map_or(html.len(), |l| l.start as usize);
         let end = kernel::dispatch(Walk {
             html,
             at: start,
+            unclosed: &mut unclosed,
             found: |from, to, cue| {
                 (starting_from(from)..starting_from(to)).for_each(|i| mark(i, cue));
             },
@@ -62,17 +65,18 @@ pub fn nested_marks(
 }
 
 /// [`walk`] as a task for [`kernel::dispatch`].
-struct Walk<'h, F> {
+struct Walk<'h, 'u, F> {
     html: &'h [u8],
     at: usize,
+    unclosed: &'u mut tags::Unclosed,
     found: F,
 }
 
-impl<F: FnMut(usize, usize, Cue)> kernel::Task for Walk<'_, F> {
+impl<F: FnMut(usize, usize, Cue)> kernel::Task for Walk<'_, '_, F> {
     type Output = usize;
     #[inline(always)]
     fn run<I: Isa>(self, isa: I) -> usize {
-        walk(self.html, self.at, self.found, isa)
+        walk(self.html, self.at, self.unclosed, self.found, isa)
     }
 }
 
@@ -82,7 +86,13 @@ impl<F: FnMut(usize, usize, Cue)> kernel::Task for Walk<'_, F> {
 /// the end of the page when it is never closed, or past the tag at `at`
 /// when that opens no weak furniture (then nothing is found).
 #[inline(always)]
-fn walk<I: Isa>(html: &[u8], at: usize, mut found: impl FnMut(usize, usize, Cue), isa: I) -> usize {
+fn walk<I: Isa>(
+    html: &[u8],
+    at: usize,
+    unclosed: &mut tags::Unclosed,
+    mut found: impl FnMut(usize, usize, Cue),
+    isa: I,
+) -> usize {
     let mut outer = Tracker::default();
     // Each level's tracker and where its open furniture starts.
     let mut levels = [(Tracker::default(), 0usize); LEVELS];
@@ -92,7 +102,7 @@ fn walk<I: Isa>(html: &[u8], at: usize, mut found: impl FnMut(usize, usize, Cue)
         .and_then(|t| memchr(b'<', t))
         .map(|i| pos + i)
     {
-        let Some(tag) = tags::parse(html, lt, Cleaning::Furniture, isa) else {
+        let Some(tag) = tags::parse_in(html, lt, Cleaning::Furniture, isa, unclosed) else {
             pos = lt + 1;
             continue;
         };

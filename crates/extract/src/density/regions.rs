@@ -23,21 +23,33 @@ pub struct Region {
 /// Formula (1): three-line smoothing of `d` into `diff` (cleared first).
 pub fn smooth(d: &[i64], diff: &mut Vec<i64>) {
     diff.clear();
+    diff.extend(smoothed(d.iter().copied()));
+}
+
+/// Formula (1) as the lines come: the smoothed `diff_i` of each `d_i`,
+/// with no buffer per line.
+pub fn smoothed(d: impl Iterator<Item = i64>) -> impl Iterator<Item = i64> {
     let mut prev = 0;
-    let mut iter = d.iter().copied().peekable();
-    while let Some(cur) = iter.next() {
-        let next = iter.peek().copied().unwrap_or(0);
-        diff.push(prev + cur + next);
+    let mut d = d.peekable();
+    std::iter::from_fn(move || {
+        let cur = d.next()?;
+        let next = d.peek().copied().unwrap_or(0);
+        let diff = prev + cur + next;
         prev = cur;
-    }
+        Some(diff)
+    })
 }
 
 /// The maximal runs of `diff > 0`, into `regions` (cleared first);
 /// `above(i)` is line `i`'s above-axis count.
-pub fn positive_regions(diff: &[i64], above: impl Fn(usize) -> u64, regions: &mut Vec<Region>) {
+pub fn positive_regions(
+    diff: impl IntoIterator<Item = i64>,
+    above: impl Fn(usize) -> u64,
+    regions: &mut Vec<Region>,
+) {
     regions.clear();
     let mut open: Option<Region> = None;
-    for (i, &v) in diff.iter().enumerate() {
+    for (i, v) in diff.into_iter().enumerate() {
         match (&mut open, v > 0) {
             (Some(r), true) => {
                 r.last = i;
@@ -101,7 +113,7 @@ mod tests {
         let diff = [1, 2, -1, 0, 3, 3, 3, -2, 7];
         let above = [10, 20, 0, 0, 1, 1, 1, 0, 5];
         let mut regions = Vec::new();
-        positive_regions(&diff, |i| above[i], &mut regions);
+        positive_regions(diff.iter().copied(), |i| above[i], &mut regions);
         let r = |first, last, weight| Region {
             first,
             last,

@@ -134,6 +134,7 @@ pub fn scan<C: TextCounter>(
         in_anchor: false,
         content_total: 0,
     };
+    let mut unclosed = tags::Unclosed::new(html);
     let mut pos = 0;
     while pos < html.len() {
         let run = counter.text_run(html, pos);
@@ -150,7 +151,8 @@ pub fn scan<C: TextCounter>(
         if pos >= html.len() {
             break;
         }
-        let Some(tag) = tags::parse(html, pos, rules.cleaning, counter.isa()) else {
+        let Some(tag) = tags::parse_in(html, pos, rules.cleaning, counter.isa(), &mut unclosed)
+        else {
             lines.add_text(&mut links, 1, 0); // a `<` that starts no markup is text
             pos += 1;
             continue;

@@ -138,11 +138,87 @@ pub enum Markup {
     },
 }
 
+/// What the walks over one page have found of its dropped elements that
+/// never close (an `<svg>` or `<button>` without its end tag is dropped
+/// alone, [`SkipKind::Other`]): for each such name, a position after
+/// which the page holds no end tag of it. Without it, every unclosed
+/// element of a page full of them would search the rest of the page
+/// again: quadratic in the page. A pass over a page keeps one for the
+/// whole pass and hands it to every [`parse_in`]; it must not be used
+/// with another page ([`Unclosed::for_page`] tells).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unclosed {
+    /// The page it was made for: its address and length.
+    page: (usize, usize),
+    /// Each name's key and the earliest position from which its end tag
+    /// was sought in vain.
+    names: [(Key, usize); UNCLOSED_NAMES],
+    len: usize,
+}
+
+/// How many names an [`Unclosed`] remembers: more than the dropped
+/// elements there are (the others are searched each time, as before).
+const UNCLOSED_NAMES: usize = 16;
+
+impl Unclosed {
+    /// An empty memo for `html`.
+    pub fn new(html: &[u8]) -> Self {
+        Unclosed {
+            page: (html.as_ptr() as usize, html.len()),
+            ..Unclosed::default()
+        }
+    }
+
+    /// This memo if it was made for `html`, else an empty one for it.
+    pub fn for_page(&mut self, html: &[u8]) -> &mut Self {
+        if self.page != (html.as_ptr() as usize, html.len()) {
+            *self = Unclosed::new(html);
+        }
+        self
+    }
+
+    /// Whether the page is known to hold no end tag of `name` at or
+    /// after `from`.
+    fn none_after(&self, name: Key, from: usize) -> bool {
+        self.names
+            .get(..self.len)
+            .unwrap_or_default()
+            .iter()
+            .any(|&(n, at)| n == name && from >= at)
+    }
+
+    /// Remembers that the page holds no end tag of `name` at or after
+    /// `from`.
+    fn remember(&mut self, name: Key, from: usize) {
+        let known = self.names.get_mut(..self.len).unwrap_or_default();
+        if let Some(entry) = known.iter_mut().find(|(n, _)| *n == name) {
+            entry.1 = entry.1.min(from);
+        } else if let Some(entry) = self.names.get_mut(self.len) {
+            *entry = (name, from);
+            self.len += 1;
+        }
+    }
+}
+
+/// [`parse_in`] with a memo of its own: for one tag, not a walk over a
+/// page (each call may search the rest of the page).
+#[cfg(test)]
+pub fn parse<I: Isa>(html: &[u8], at: usize, cleaning: Cleaning, isa: I) -> Option<Tag> {
+    parse_in(html, at, cleaning, isa, &mut Unclosed::new(html))
+}
+
 /// Parses the markup at `html[at]`, which must be `<`, with `isa`'s
 /// kernels. Returns `None` when the `<` does not start markup (e.g.
-/// `a < b`): it is then text.
+/// `a < b`): it is then text. `unclosed` is the walk's memo of the
+/// page's unclosed elements ([`Unclosed`]).
 #[inline(always)]
-pub fn parse<I: Isa>(html: &[u8], at: usize, cleaning: Cleaning, isa: I) -> Option<Tag> {
+pub fn parse_in<I: Isa>(
+    html: &[u8],
+    at: usize,
+    cleaning: Cleaning,
+    isa: I,
+    unclosed: &mut Unclosed,
+) -> Option<Tag> {
     let rest = html.get(at + 1..)?;
     let first = *rest.first()?;
     match first {
@@ -210,7 +286,15 @@ pub fn parse<I: Isa>(html: &[u8], at: usize, cleaning: Cleaning, isa: I) -> Opti
                     })
                 }
                 TagClass::Skip(kind) if !self_closing => {
-                    Some(skip_element(html, end, name, kind, isa))
+                    if unclosed.none_after(read.key, end) {
+                        return Some(unclosed_tag(end, kind, html));
+                    }
+                    let tag = skip_element(html, end, name, kind, isa);
+                    if tag.end == end {
+                        // Never closed: none of its end tags lies further on.
+                        unclosed.remember(read.key, end);
+                    }
+                    Some(tag)
                 }
                 TagClass::Skip(_) => Some(Tag {
                     end,
@@ -509,15 +593,22 @@ fn skip_element_with<I: Isa>(
                 markup: Markup::Dropped { title },
             }
         }
-        None if kind == SkipKind::RawText => Tag {
-            end: html.len(),
-            markup: Markup::Dropped { title: None },
+        None => unclosed_tag(open_end, kind, html),
+    }
+}
+
+/// The markup of a dropped element of `kind` whose opening tag ends at
+/// `open_end` and which is never closed: a script or style runs to the end
+/// of the page, as in browsers; an unclosed `<svg>`, `<noscript>`, …
+/// would swallow the page, so only its tag is dropped.
+fn unclosed_tag(open_end: usize, kind: SkipKind, html: &[u8]) -> Tag {
+    Tag {
+        end: if kind == SkipKind::RawText {
+            html.len()
+        } else {
+            open_end
         },
-        // An unclosed <svg>, <noscript>, … would swallow the page: drop only the tag.
-        None => Tag {
-            end: open_end,
-            markup: Markup::Dropped { title: None },
-        },
+        markup: Markup::Dropped { title: None },
     }
 }
 

@@ -86,6 +86,8 @@ pub struct TextSink<'a> {
     out: &'a mut String,
     entities: &'a mut String,
     pending: Pending,
+    /// The unclosed elements of the page written from ([`tags::Unclosed`]).
+    unclosed: tags::Unclosed,
 }
 
 impl<'a> TextSink<'a> {
@@ -96,6 +98,7 @@ impl<'a> TextSink<'a> {
             out,
             entities,
             pending: Pending::Nothing,
+            unclosed: tags::Unclosed::default(),
         }
     }
 
@@ -149,6 +152,7 @@ impl<'a> TextSink<'a> {
         let drop_links = rules.links == LinkRule::DropLinks;
         let mut pos = start;
         let mut in_link = false;
+        let mut unclosed = *self.unclosed.for_page(bytes);
         while pos < end {
             // The next `<` found as the counting pass finds it: the
             // kernel's block masks, 64 bytes a step from `pos`.
@@ -159,7 +163,7 @@ impl<'a> TextSink<'a> {
             if next >= end {
                 break;
             }
-            let Some(tag) = tags::parse(bytes, next, rules.cleaning, isa) else {
+            let Some(tag) = tags::parse_in(bytes, next, rules.cleaning, isa, &mut unclosed) else {
                 if !in_link {
                     self.append_text("<");
                 }
@@ -176,6 +180,7 @@ impl<'a> TextSink<'a> {
             }
             pos = tag.end;
         }
+        self.unclosed = unclosed;
     }
 
     /// The text written so far.

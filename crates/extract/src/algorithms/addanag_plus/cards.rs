@@ -108,7 +108,7 @@ pub(super) fn linked_teasers(
             filled = true;
         }
         if let Some(p) = listing_parts.get_mut(i) {
-            p.text = f64::from(l.content);
+            p.text = l.content;
             p.links = 0.0;
         }
         any = true;
@@ -251,10 +251,10 @@ fn make_cards(
     grid_parts.extend_from_slice(parts);
     let chosen = grid_parts.get_mut(first..=last).unwrap_or_default();
     for (p, l) in chosen.iter_mut().zip(grid_lines) {
-        p.declared_code += p.code;
-        p.code = 0.0;
+        p.declared_code = p.declared_code.saturating_add(p.code);
+        p.code = 0;
         if linked {
-            p.text = f64::from(l.content);
+            p.text = l.content;
             p.links = 0.0;
         }
         if p.mark == 1 {

@@ -26,6 +26,7 @@
 //! row, whose gold has it twice, repeats paragraphs.
 
 use super::params::PARAMS;
+use crate::budget::{Budget, PageTimeout};
 
 #[cfg(doc)]
 use super::params::Params;
@@ -41,11 +42,16 @@ use super::params::Params;
 /// lines ([`Params::short_copy_line`], [`Params::short_copy_min_chars`]).
 /// At most [`Params::copy_candidates`] earlier occurrences of a paragraph
 /// are compared with its run, which bounds the work on pages of one line
-/// repeated many times.
-pub(super) fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
+/// repeated many times. `Err` when `budget` runs out (checked every
+/// [`BUDGET_STRIDE`] paragraphs).
+pub(super) fn drop_repeated_copies(
+    text: &mut String,
+    buffers: &mut Copies,
+    budget: &mut Budget,
+) -> Result<(), PageTimeout> {
     // Cheap exit: a copy and its original need twice the minimum.
     if text.len() < 2 * PARAMS.short_copy_min_chars.min(PARAMS.copy_min_chars) {
-        return;
+        return Ok(());
     }
     let Copies {
         paragraphs,
@@ -54,21 +60,26 @@ pub(super) fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
         dropped,
     } = buffers;
     let bytes = text.as_bytes();
+    // Offsets and indices are kept in `u32` (a text is at most a page, and
+    // a page at most 4 GiB): the buffers are read at random.
+    if bytes.len() >= NONE as usize {
+        return Ok(());
+    }
     paragraphs.clear();
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', bytes) {
-        paragraphs.push((start, end));
+        paragraphs.push((start as u32, end as u32));
         start = end + 1;
     }
-    paragraphs.push((start, bytes.len()));
+    paragraphs.push((start as u32, bytes.len() as u32));
     let n = paragraphs.len();
     if n < 2 * PARAMS.copy_min_paragraphs {
-        return;
+        return Ok(());
     }
     let line = |i: usize| {
         paragraphs
             .get(i)
-            .and_then(|&(a, b)| bytes.get(a..b))
+            .and_then(|&(a, b)| bytes.get(a as usize..b as usize))
             .unwrap_or_default()
     };
     // The previous paragraph with the same text, for each: the last one
@@ -77,23 +88,25 @@ pub(super) fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
     let slots = (2 * n).next_power_of_two();
     let mask = slots - 1;
     table.clear();
-    table.resize(slots, (0, usize::MAX));
+    table.resize(slots, (0, NONE));
     prev.clear();
-    prev.resize(n, usize::MAX);
+    prev.resize(n, NONE);
     let mut any_repeat = false;
     for (i, slot_prev) in prev.iter_mut().enumerate() {
         let text = line(i);
         let hash = paragraph_key(text);
         // Open addressing: the table has twice the paragraphs' slots, so
         // it always has an empty one. Texts with the same key but not the
-        // same text take slots of their own.
+        // same text take slots of their own; the slot holds the key's low
+        // half, its high half chose the slot.
+        let (check, i) = (hash as u32, i as u32);
         let mut at = (hash >> 32) as usize & mask;
         while let Some(slot) = table.get_mut(at) {
-            if slot.1 == usize::MAX {
-                *slot = (hash, i);
+            if slot.1 == NONE {
+                *slot = (check, i);
                 break;
             }
-            if slot.0 == hash && line(slot.1) == text {
+            if slot.0 == check && line(slot.1 as usize) == text {
                 *slot_prev = slot.1;
                 any_repeat = true;
                 slot.1 = i;
@@ -103,18 +116,29 @@ pub(super) fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
         }
     }
     if !any_repeat {
-        return;
+        return Ok(());
     }
+    budget.check()?;
     let same = |a: usize, b: usize| a < n && b < n && line(a) == line(b);
+    // The paragraph before `p` with its text.
+    let earlier = |p: usize| match prev.get(p) {
+        Some(&q) if q != NONE => q as usize,
+        _ => usize::MAX,
+    };
     dropped.clear();
     dropped.resize(n, false);
     let mut any = false;
     let mut i = 0;
+    let mut steps = 0usize;
     while i < n {
+        steps += 1;
+        if steps.is_multiple_of(BUDGET_STRIDE) {
+            budget.check()?;
+        }
         // The longest run from `i` repeating one that starts at an earlier
         // occurrence of line `i` and ends before `i`.
         let (mut len, mut adjacent) = (0, false);
-        let mut p = prev.get(i).copied().unwrap_or(usize::MAX);
+        let mut p = earlier(i);
         for _ in 0..PARAMS.copy_candidates {
             if p == usize::MAX {
                 break;
@@ -125,7 +149,7 @@ pub(super) fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
             if k > len {
                 (len, adjacent) = (k, p + k == i);
             }
-            p = prev.get(p).copied().unwrap_or(usize::MAX);
+            p = earlier(p);
         }
         let run = || (i..i + len).map(line);
         // Apart from its original: a run of the length of a block of
@@ -152,7 +176,7 @@ pub(super) fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
         }
     }
     if !any {
-        return;
+        return Ok(());
     }
     let mut kept = String::with_capacity(text.len());
     let mut first = true;
@@ -161,31 +185,27 @@ pub(super) fn drop_repeated_copies(text: &mut String, buffers: &mut Copies) {
             kept.push('\n');
         }
         first = false;
-        kept.push_str(text.get(a..b).unwrap_or_default());
+        kept.push_str(text.get(a as usize..b as usize).unwrap_or_default());
     }
     *text = kept;
+    Ok(())
 }
 
-/// A quick key of a paragraph for [`drop_repeated_copies`]'s table: its
-/// length and its first and last eight bytes, mixed (two paragraphs with
-/// the same text have the same key; the texts are compared on a match).
-/// Hashing every byte of the page's text would cost more than the rest of
-/// the search.
+/// No paragraph, in [`Copies`]'s tables.
+const NONE: u32 = u32::MAX;
+
+/// How many paragraphs the search for copies compares between two checks
+/// of the page's budget.
+const BUDGET_STRIDE: usize = 1024;
+
+/// The key of a paragraph for [`drop_repeated_copies`]'s table: a hash
+/// of all its bytes (two paragraphs with the same text have the same key;
+/// the texts are compared on a match). A key of a few of its bytes would
+/// give the many paragraphs of a page that differ only inside (numbered
+/// lines, a template's rows) one key, and the search over them a
+/// comparison with each other: quadratic in the paragraphs.
 fn paragraph_key(text: &[u8]) -> u64 {
-    let word = |bytes: &[u8]| {
-        let mut word = [0u8; 8];
-        let n = bytes.len().min(8);
-        if let (Some(to), Some(from)) = (word.get_mut(..n), bytes.get(..n)) {
-            to.copy_from_slice(from);
-        }
-        u64::from_le_bytes(word)
-    };
-    let first = word(text);
-    let last = word(text.get(text.len().saturating_sub(8)..).unwrap_or_default());
-    let key =
-        (first ^ last.rotate_left(29) ^ (text.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
-            .wrapping_mul(0xff51_afd7_ed55_8ccd);
-    key ^ (key >> 29)
+    xxhash_rust::xxh3::xxh3_64(text)
 }
 
 /// The characters of `text`, UTF-8: its bytes but continuation bytes.
@@ -193,17 +213,24 @@ fn chars(text: &[u8]) -> usize {
     text.iter().filter(|&&b| (b as i8) >= -0x40).count()
 }
 
+impl Copies {
+    /// The bytes its buffers hold on the heap.
+    pub(super) fn heap_bytes(&self) -> usize {
+        use crate::heap_bytes as bytes;
+        bytes(&self.paragraphs) + bytes(&self.table) + bytes(&self.prev) + bytes(&self.dropped)
+    }
+}
+
 /// The buffers of [`drop_repeated_copies`], reused from page to page.
 #[derive(Default)]
 pub(super) struct Copies {
     /// Each paragraph's byte range in the text.
-    paragraphs: Vec<(usize, usize)>,
-    /// Open-addressing table of paragraph hashes: the hash and the last
-    /// paragraph with it (`usize::MAX`: an empty slot).
-    table: Vec<(u64, usize)>,
-    /// For each paragraph, the previous one with the same text
-    /// (`usize::MAX`: none).
-    prev: Vec<usize>,
+    paragraphs: Vec<(u32, u32)>,
+    /// Open-addressing table of paragraph keys: the key's low half and the
+    /// last paragraph with it ([`NONE`]: an empty slot).
+    table: Vec<(u32, u32)>,
+    /// For each paragraph, the previous one with the same text ([`NONE`]).
+    prev: Vec<u32>,
     /// Whether each paragraph is left out.
     dropped: Vec<bool>,
 }

@@ -124,7 +124,7 @@ pub(super) struct Nested<'a> {
     /// whether any of them has a nested mark.
     pub(super) looked: Option<(RangeInclusive<usize>, bool)>,
     /// Each mark raised, with the line's mark before.
-    pub(super) raised: &'a mut Vec<(usize, usize)>,
+    pub(super) raised: &'a mut Vec<(usize, u8)>,
 }
 
 impl Nested<'_> {

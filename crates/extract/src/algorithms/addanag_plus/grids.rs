@@ -292,6 +292,22 @@ pub(super) struct Opens {
     pub(super) priced: bool,
 }
 
+impl Opens {
+    /// The bytes its buffers hold on the heap.
+    pub(super) fn heap_bytes(&self) -> usize {
+        use crate::heap_bytes as bytes;
+        bytes(&self.opens)
+            + bytes(&self.groups)
+            + bytes(&self.sums)
+            + bytes(&self.shapes)
+            + bytes(&self.in_order)
+            + bytes(&self.slots)
+            + bytes(&self.slot_of)
+            + bytes(&self.counted)
+            + bytes(&self.prices)
+    }
+}
+
 /// How [`grid`] weighs the prices ([`price_at`]) in its cards.
 #[derive(Clone, Copy)]
 pub(super) enum Prices {

@@ -124,6 +124,7 @@ mod readings;
 mod tests;
 
 use super::{danag, Choice, LineDensity};
+use crate::budget::{Budget, PageTimeout};
 use crate::density::text::TextSink;
 use crate::density::{Line, Scratch, Selection};
 use cards::{card_grid, grid_above_prose, introduced_grid, linked_teasers, thread_grid};
@@ -178,18 +179,34 @@ pub(super) struct Buffers {
     /// had: a page read again ([`Params::picture_paragraphs`]) has them set
     /// back (`parts` as [`fill_parts`] made them) in place of its parts
     /// filled again.
-    raised: Vec<(usize, usize)>,
+    raised: Vec<(usize, u8)>,
+}
+
+impl Buffers {
+    /// The bytes its buffers hold on the heap.
+    pub(super) fn heap_bytes(&self) -> usize {
+        use crate::heap_bytes as bytes;
+        bytes(&self.parts)
+            + bytes(&self.listing_parts)
+            + self.opens.heap_bytes()
+            + self.copies.heap_bytes()
+            + bytes(&self.pictures)
+            + bytes(&self.panels)
+            + bytes(&self.raised)
+    }
 }
 
 /// Chooses the main-content lines and appends their text to `sink`.
-/// `buffers` are reused from page to page; `title` is the page's.
+/// `buffers` are reused from page to page; `title` is the page's. `Err`
+/// when `budget` runs out (checked between the steps).
 pub(super) fn extract(
     scratch: &mut Scratch,
     buffers: &mut Buffers,
     html: &str,
     title: &str,
     sink: &mut TextSink,
-) -> Option<Selection> {
+    budget: &mut Budget,
+) -> Result<Option<Selection>, PageTimeout> {
     let (page_text, page_code) = scratch.lines.iter().fold((0u64, 0u64), |(t, c), l| {
         (t + u64::from(l.content), c + u64::from(l.code))
     });
@@ -221,7 +238,9 @@ pub(super) fn extract(
         looked: None,
         raised,
     };
+    budget.check()?;
     let mut best = Reading::best(parts, regions, costs, &mut nested);
+    budget.check()?;
     // A page of short sections put apart by pictures: read again with its
     // pictures' markup free (see [`pictures`]).
     pictures.clear();
@@ -253,11 +272,12 @@ pub(super) fn extract(
         nested.raised.clear();
         for &i in pictures.iter() {
             if let Some(p) = parts.get_mut(i) {
-                p.code = 0.0;
-                p.declared_code = 0.0;
+                p.code = 0;
+                p.declared_code = 0;
             }
         }
         nested.looked = None;
+        budget.check()?;
         best = Reading::best(parts, regions, costs, &mut nested);
         few = best
             .as_ref()
@@ -274,9 +294,10 @@ pub(super) fn extract(
         // the strong furniture would give a shell's hidden links and
         // sidebars, which hold no main content.
         let furniture = lines.iter().map(|l| (l, l.furniture.is_some()));
+        budget.check()?;
         append_runs(html, furniture, sink);
-        drop_repeated_copies(sink.written_mut(), copies);
-        return None;
+        drop_repeated_copies(sink.written_mut(), copies, budget)?;
+        return Ok(None);
     };
     // A page with a grid of cards is read as a listing with the grid's
     // markup free, and one with linked teasers with their anchor text for
@@ -319,6 +340,7 @@ pub(super) fn extract(
         && best_chain(parts, regions, listing_costs, article.trust)
             .and_then(|chain| Reading::of(chain, article.trust, regions))
             .is_some_and(|quick| quick.text(lines, parts) > PARAMS.landing_text * article_text);
+    budget.check()?;
     let listing = if short || furniture || paid || landing {
         if has_paragraph(lines, parts, &article) {
             if short {
@@ -357,6 +379,7 @@ pub(super) fn extract(
     } else {
         None
     };
+    budget.check()?;
     let share = if has_grid {
         PARAMS.grid_share
     } else {
@@ -435,19 +458,27 @@ pub(super) fn extract(
         })
         .unwrap_or(block);
     let first = past_repeated_title(html, title, lines, parts, (first, last), &reading, sink);
-    let chosen = lines.get(first..=last)?.iter();
+    budget.check()?;
+    let Some(chosen) = lines.get(first..=last) else {
+        return Ok(None);
+    };
     collapsed_panels(html.as_bytes(), lines, parts, (first, last), panels);
-    let marks = parts
-        .get(first..=last)?
-        .iter()
-        .enumerate()
-        .map(|(i, p)| reading.marked(p) && !panels.iter().any(|r| r.contains(&i)));
-    append_runs(html, chosen.zip(marks), sink);
-    drop_repeated_copies(sink.written_mut(), copies);
-    Some(Selection {
+    // The panels are in order and apart: one walk along them.
+    let mut panel = panels.iter().peekable();
+    let Some(chosen_parts) = parts.get(first..=last) else {
+        return Ok(None);
+    };
+    let marks = chosen_parts.iter().enumerate().map(|(i, p)| {
+        while panel.next_if(|r| r.end <= i).is_some() {}
+        reading.marked(p) && !panel.peek().is_some_and(|r| r.contains(&i))
+    });
+    append_runs(html, chosen.iter().zip(marks), sink);
+    budget.check()?;
+    drop_repeated_copies(sink.written_mut(), copies, budget)?;
+    Ok(Some(Selection {
         regions: (lo, hi),
         lines: (first, last),
-    })
+    }))
 }
 
 /// Appends the text of the `lines` not marked (each with whether it is),

@@ -114,6 +114,10 @@ pub(crate) struct Params {
     // Other products (`products`).
     /// Most text characters (non-ASCII counted twice) of another product's tile.
     pub(crate) product_card_text: u32,
+    /// Most grids sought, each nearer the product, for the nearest grid of
+    /// other products: each search reads the lines below the product, so
+    /// a page of many stacked grids would cost a search per grid.
+    pub(crate) product_grid_rounds: usize,
 
     // Collapsed panels (`panels`).
     /// Least text characters of a collapsed panel.
@@ -193,6 +197,7 @@ pub(crate) const PARAMS: Params = Params {
     intro_grid_window: 1000,
 
     product_card_text: 400,
+    product_grid_rounds: 8,
 
     panel_text: 200,
     panel_lines: 2,

@@ -20,17 +20,19 @@ use super::params::Params;
 
 /// The parts of a line's value that do not depend on the costs, worked out
 /// once per page: a page is valued under two costs and up to three trusts.
+/// The counts are kept as the line's integers (24 bytes a line: a page of
+/// tags alone has a line every few bytes) and read as `f64`.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Parts {
     /// Non-link text characters.
-    pub(super) text: f64,
+    pub(super) text: u32,
     /// Markup bytes outside `<main>` and `<article>`; none for a hidden
     /// element inside a paragraph, whose markup a browser does not lay out
     /// (hidden containers keep theirs: free, a menu or dialog hidden
     /// between two regions would join them).
-    pub(super) code: f64,
+    pub(super) code: u32,
     /// Markup bytes inside `<main>` or `<article>`, the same way.
-    pub(super) declared_code: f64,
+    pub(super) declared_code: u32,
     /// Anchor-text characters times the square of the link density.
     pub(super) links: f64,
     /// The furniture mark ([`Trust::keeps`](super::readings::Trust::keeps)):
@@ -38,28 +40,28 @@ pub(super) struct Parts {
     /// 3 strong or with strong furniture nested in it (nested marks set
     /// only by [`Nested::mark`](super::furniture::Nested::mark)), 4 a
     /// comment thread.
-    pub(super) mark: usize,
+    pub(super) mark: u8,
 }
 
 impl Parts {
     /// Whether the line holds text, linked or not.
     pub(super) fn has_text(&self) -> bool {
-        self.text > 0.0 || self.links > 0.0
+        self.text > 0 || self.links > 0.0
     }
 
     fn of(line: &Line) -> Parts {
         let link = f64::from(line.link);
         let density = link / f64::from(line.content.max(1));
         let code = if line.furniture == Some(Cue::Hidden) && line.inline {
-            0.0
+            0
         } else {
-            f64::from(line.code)
+            line.code
         };
         let declared = line.in_main || line.in_article;
         Parts {
-            text: f64::from(line.content.saturating_sub(line.link)),
-            code: if declared { 0.0 } else { code },
-            declared_code: if declared { code } else { 0.0 },
+            text: line.content.saturating_sub(line.link),
+            code: if declared { 0 } else { code },
+            declared_code: if declared { code } else { 0 },
             links: link
                 * density
                 * density
@@ -95,7 +97,7 @@ pub(super) fn fill_parts(parts: &mut Vec<Parts>, lines: &[Line], html: &[u8]) {
     }
     for (p, line) in parts.iter_mut().zip(lines) {
         if line.content >= PARAMS.data_line && data(html, line) {
-            p.text = 0.0;
+            p.text = 0;
             p.mark = 3;
         }
     }

@@ -72,7 +72,8 @@ pub(super) fn joins_past_pictures(
             sum += value(p, costs, &keeps);
             if picture(html, l) {
                 any = true;
-                sum += costs.code * p.code + costs.declared_code * p.declared_code;
+                sum += costs.code * f64::from(p.code)
+                    + costs.declared_code * f64::from(p.declared_code);
             }
         }
         (sum, any)

@@ -30,7 +30,8 @@
 //! Cheapest tests first: the paragraphs (already counted), prices in the
 //! chosen span (a byte search over it), then the declaration, then the
 //! grids (one search over the lines below the product, and one more for
-//! each nearer grid).
+//! each nearer grid, at most [`Params::product_grid_rounds`] in all: each
+//! search reads all the lines below the product).
 
 use super::grids::{grid, prices_in, Opens, Prices};
 use super::params::PARAMS;
@@ -108,17 +109,21 @@ pub(super) fn other_products(
         }
     }
     // The nearest grid: the best one below the product, then the best one
-    // above that, until there is none.
+    // above that, until there is none (or [`Params::product_grid_rounds`]
+    // were sought: the nearest found so far is taken).
     let mut end = last;
-    while let Some((grid_first, _)) = lines.get(below + 1..=end).and_then(|window| {
-        grid(
-            html,
-            window,
-            opens,
-            0..window.len(),
-            Prices::EachCard(PARAMS.product_card_text),
-        )
-    }) {
+    for _ in 0..PARAMS.product_grid_rounds {
+        let Some((grid_first, _)) = lines.get(below + 1..=end).and_then(|window| {
+            grid(
+                html,
+                window,
+                opens,
+                0..window.len(),
+                Prices::EachCard(PARAMS.product_card_text),
+            )
+        }) else {
+            break;
+        };
         end = below + grid_first;
     }
     (block, end)

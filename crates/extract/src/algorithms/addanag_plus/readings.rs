@@ -79,10 +79,10 @@ impl Trust {
 /// A line's value: its non-link text minus the cost of its markup and
 /// links, without a branch (lines come in no predictable order of kinds).
 pub(super) fn value(parts: &Parts, costs: Costs, keeps: &[f64; 5]) -> f64 {
-    let kept = keeps.get(parts.mark).copied().unwrap_or(1.0);
-    parts.text * kept
-        - costs.code * parts.code
-        - costs.declared_code * parts.declared_code
+    let kept = keeps.get(usize::from(parts.mark)).copied().unwrap_or(1.0);
+    f64::from(parts.text) * kept
+        - costs.code * f64::from(parts.code)
+        - costs.declared_code * f64::from(parts.declared_code)
         - costs.link * parts.links
 }
 
@@ -196,7 +196,7 @@ impl Reading {
     /// Whether a line with `parts` is furniture whose mark this reading
     /// trusts.
     pub(super) fn marked(&self, parts: &Parts) -> bool {
-        self.trust.keeps().get(parts.mark) == Some(&0.0)
+        self.trust.keeps().get(usize::from(parts.mark)) == Some(&0.0)
     }
 
     /// The lines this reading gives (headline aside): those of its span

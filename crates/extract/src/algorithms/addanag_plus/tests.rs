@@ -340,8 +340,11 @@ fn the_headline_is_kept() {
 
 #[test]
 fn a_run_of_paragraphs_given_again_apart_is_left_out() {
-    let drop_repeated_copies =
-        |text: &mut String| super::copies::drop_repeated_copies(text, &mut Default::default());
+    let drop_repeated_copies = |text: &mut String| {
+        let mut budget = crate::budget::Budget::unlimited();
+        super::copies::drop_repeated_copies(text, &mut Default::default(), &mut budget)
+            .expect("no limit");
+    };
     let para = |w: &str| {
         format!("{w} is a word in a sentence of this block, long enough to count as one.")
     };

@@ -29,6 +29,7 @@
 //!   pre-processing the later papers describe).
 
 use super::{self as elements, Scratch, Token, TokenKind};
+use crate::budget::{Budget, PageTimeout};
 use crate::density::text::TextSink;
 
 /// The CCR above which an element is content (§4.1).
@@ -63,6 +64,13 @@ pub(crate) struct Buffers {
     blur: Blur,
 }
 
+impl Buffers {
+    /// The bytes its buffers hold on the heap.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        crate::heap_bytes(&self.values) + crate::heap_bytes(&self.offsets) + self.blur.heap_bytes()
+    }
+}
+
 /// The kernel and the work buffers of [`Blur::until_settled`].
 #[derive(Debug, Default)]
 pub(crate) struct Blur {
@@ -72,13 +80,14 @@ pub(crate) struct Blur {
 }
 
 /// Runs CCB, ACCB or TCCB on the tokens in `scratch`; returns the number
-/// of text runs written.
+/// of text runs written, or `Err` when `budget` runs out.
 pub(crate) fn extract(
     scratch: &mut Scratch,
     html: &str,
     vector: Vector,
     sink: &mut TextSink,
-) -> usize {
+    budget: &mut Budget,
+) -> Result<usize, PageTimeout> {
     let Buffers {
         values,
         offsets,
@@ -90,9 +99,9 @@ pub(crate) fn extract(
         Vector::Tokens => TOKEN_RANGE,
         _ => CHARACTER_RANGE,
     };
-    blur.until_settled(values, range);
+    blur.until_settled(values, range, budget)?;
     let values = &*values;
-    elements::write_words(
+    Ok(elements::write_words(
         html,
         tokens,
         |i, _| {
@@ -101,7 +110,7 @@ pub(crate) fn extract(
                 .is_some_and(|v| v.iter().any(|&x| x > THRESHOLD))
         },
         sink,
-    )
+    ))
 }
 
 /// Builds the CCV of `tokens` into `values`, with each token's entries in
@@ -129,14 +138,28 @@ fn build(
 }
 
 impl Blur {
+    /// The bytes its buffers hold on the heap.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        crate::heap_bytes(&self.kernel)
+            + crate::heap_bytes(&self.padded)
+            + crate::heap_bytes(&self.next)
+    }
+
     /// §3.2: blurs `values` with a Gaussian of the given range until they
-    /// settle; returns the number of passes made.
-    pub fn until_settled(&mut self, values: &mut Vec<f32>, range: usize) -> usize {
+    /// settle; returns the number of passes made, or `Err` when `budget`
+    /// runs out (checked before each pass).
+    pub fn until_settled(
+        &mut self,
+        values: &mut Vec<f32>,
+        range: usize,
+        budget: &mut Budget,
+    ) -> Result<usize, PageTimeout> {
         if values.is_empty() {
-            return 0;
+            return Ok(0);
         }
         gaussian_kernel(range, &mut self.kernel);
         for pass in 1..=MAX_PASSES {
+            budget.check()?;
             self.once(values);
             let change = values
                 .iter()
@@ -145,10 +168,10 @@ impl Blur {
                 .fold(0.0, f32::max);
             std::mem::swap(values, &mut self.next);
             if change < SETTLED {
-                return pass;
+                return Ok(pass);
             }
         }
-        MAX_PASSES
+        Ok(MAX_PASSES)
     }
 
     /// One pass with a kernel of the given range, in place.
@@ -259,7 +282,9 @@ mod tests {
                 .map(|i: u32| f32::from(u8::from(i.wrapping_mul(2_654_435_761) >> 29 < 5)))
                 .collect();
             let mass: f32 = values.iter().sum();
-            let passes = Blur::default().until_settled(&mut values, CHARACTER_RANGE);
+            let passes = Blur::default()
+                .until_settled(&mut values, CHARACTER_RANGE, &mut Budget::unlimited())
+                .expect("no limit");
             assert!((1..MAX_PASSES).contains(&passes), "{len}: {passes} passes");
             let after: f32 = values.iter().sum();
             assert!(

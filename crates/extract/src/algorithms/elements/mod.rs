@@ -12,6 +12,7 @@ pub(crate) mod tokens;
 pub(crate) use tokens::tests;
 pub(crate) use tokens::{chars, tokenize, write_lines, write_words, Token, TokenKind};
 
+use crate::budget::{Budget, PageTimeout};
 use crate::density::text::TextSink;
 use crate::density::{LinkRule, Rules, Scratch as LineScratch};
 
@@ -56,8 +57,21 @@ pub(crate) struct Counts {
 }
 
 impl Scratch {
+    /// The bytes its buffers hold on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        crate::heap_bytes(&self.tokens)
+            + self.ccb.heap_bytes()
+            + self.lines.heap_bytes()
+            + self.smooth.heap_bytes()
+            + crate::heap_bytes(&self.counts)
+            + crate::heap_bytes(&self.ratios)
+            + crate::heap_bytes(&self.gradients)
+            + crate::heap_bytes(&self.clusters)
+            + crate::heap_bytes(&self.chosen)
+    }
+
     /// Extracts `html` with `kind`: the title into `title`, the main text into
-    /// `text` (both cleared first).
+    /// `text` (both cleared first); `Err` when `budget` runs out.
     pub fn extract(
         &mut self,
         kind: Kind,
@@ -65,7 +79,8 @@ impl Scratch {
         title: &mut String,
         text: &mut String,
         entities: &mut String,
-    ) -> Counts {
+        budget: &mut Budget,
+    ) -> Result<Counts, PageTimeout> {
         let line_based = matches!(kind, Kind::Plain | Kind::Cetr | Kind::Density);
         let title_range = if line_based {
             self.lines
@@ -78,26 +93,31 @@ impl Scratch {
         if let Some(t) = title_range.and_then(|(a, b)| html.get(a..b)) {
             sink.append_text(t);
         }
+        budget.check()?;
         let mut sink = TextSink::new(text, entities);
         let runs = match kind {
-            Kind::Ccb => ccb::extract(self, html, ccb::Vector::Characters, &mut sink),
-            Kind::Accb => {
-                ccb::extract(self, html, ccb::Vector::CharactersWithoutAnchors, &mut sink)
-            }
-            Kind::Tccb => ccb::extract(self, html, ccb::Vector::Tokens, &mut sink),
+            Kind::Ccb => ccb::extract(self, html, ccb::Vector::Characters, &mut sink, budget)?,
+            Kind::Accb => ccb::extract(
+                self,
+                html,
+                ccb::Vector::CharactersWithoutAnchors,
+                &mut sink,
+                budget,
+            )?,
+            Kind::Tccb => ccb::extract(self, html, ccb::Vector::Tokens, &mut sink, budget)?,
             Kind::Plain => baselines::plain::extract(html, &mut sink),
             Kind::Bte => baselines::bte::extract(&self.tokens, html, &mut sink),
             Kind::Dsc => baselines::dsc::extract(self, html, &mut sink),
-            Kind::Cetr => baselines::cetr::extract(self, html, &mut sink),
+            Kind::Cetr => baselines::cetr::extract(self, html, &mut sink, budget)?,
             Kind::Density => baselines::density::extract(self, html, &mut sink),
         };
-        Counts {
+        Ok(Counts {
             lines: if line_based {
                 self.lines.lines.len()
             } else {
                 0
             },
             runs,
-        }
+        })
     }
 }

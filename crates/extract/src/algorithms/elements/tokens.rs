@@ -7,6 +7,7 @@
 //! (the core counts it as whitespace too).
 
 use crate::density::kernel::{self, is_content_byte, Isa};
+use crate::density::scan::MAX_PAGE;
 use crate::density::tags::{self, Markup, TagClass};
 use crate::density::text::TextSink;
 use crate::density::{Cleaning, LinkRule, Rules};
@@ -21,11 +22,13 @@ pub(crate) enum TokenKind {
     Anchor,
 }
 
-/// One token: its byte range in the page and its kind.
+/// One token: its byte range in the page (offsets in `u32`, as the
+/// counting pass's lines: 12 bytes a token, and a page of tags has one
+/// every few bytes) and its kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Token {
-    pub start: usize,
-    pub end: usize,
+    pub start: u32,
+    pub end: u32,
     pub kind: TokenKind,
 }
 
@@ -58,9 +61,12 @@ pub(crate) fn tokenize(html: &str, out: &mut Vec<Token>) -> Option<(usize, usize
 #[inline(always)]
 fn tokenize_with<I: Isa>(html: &str, out: &mut Vec<Token>, isa: I) -> Option<(usize, usize)> {
     out.clear();
+    // Bytes past `MAX_PAGE` are ignored, as by the counting pass.
     let bytes = html.as_bytes();
+    let bytes = bytes.get(..bytes.len().min(MAX_PAGE)).unwrap_or_default();
     let mut title = None;
     let (mut pos, mut search) = (0, 0);
+    let mut unclosed = tags::Unclosed::new(bytes);
     loop {
         let lt = bytes
             .get(search..)
@@ -71,7 +77,7 @@ fn tokenize_with<I: Isa>(html: &str, out: &mut Vec<Token>, isa: I) -> Option<(us
             return title;
         }
         // A `<` that starts no markup is text, part of the run.
-        let Some(tag) = tags::parse(bytes, lt, Cleaning::Papers, isa) else {
+        let Some(tag) = tags::parse_in(bytes, lt, Cleaning::Papers, isa, &mut unclosed) else {
             search = lt + 1;
             continue;
         };
@@ -85,8 +91,8 @@ fn tokenize_with<I: Isa>(html: &str, out: &mut Vec<Token>, isa: I) -> Option<(us
                     TokenKind::Tag
                 };
                 out.push(Token {
-                    start: lt,
-                    end: tag.end,
+                    start: lt as u32,
+                    end: tag.end as u32,
                     kind,
                 });
             }
@@ -103,8 +109,8 @@ fn push_words(html: &[u8], start: usize, end: usize, out: &mut Vec<Token>) {
     let mut push = |s: usize, e: usize| {
         if !run.get(s..e).is_some_and(is_blank_entities) {
             out.push(Token {
-                start: start + s,
-                end: start + e,
+                start: (start + s) as u32,
+                end: (start + e) as u32,
                 kind: TokenKind::Word,
             });
         }
@@ -144,7 +150,7 @@ fn is_blank_entities(mut word: &[u8]) -> bool {
 /// UTF-8 sequence counts once), as in the line-density core.
 pub(crate) fn chars(html: &str, token: &Token) -> usize {
     html.as_bytes()
-        .get(token.start..token.end)
+        .get(token.start as usize..token.end as usize)
         .map_or(0, |b| b.iter().filter(|&&b| is_content_byte(b)).count())
 }
 
@@ -161,7 +167,7 @@ pub(crate) fn write_words(
     for (i, token) in tokens.iter().enumerate() {
         if token.is_word() {
             if chosen(i, token) {
-                runs.extend(token.start, token.end);
+                runs.extend(token.start as usize, token.end as usize);
             } else {
                 runs.close(html, sink);
             }
@@ -219,7 +225,17 @@ pub(crate) mod tests {
     /// Runs `kind` on `html`; returns the text.
     pub fn run(kind: Kind, html: &str) -> String {
         let (mut title, mut text, mut entities) = (String::new(), String::new(), String::new());
-        Scratch::default().extract(kind, html, &mut title, &mut text, &mut entities);
+        let mut budget = crate::budget::Budget::unlimited();
+        Scratch::default()
+            .extract(
+                kind,
+                html,
+                &mut title,
+                &mut text,
+                &mut entities,
+                &mut budget,
+            )
+            .expect("no limit");
         text
     }
 
@@ -228,7 +244,13 @@ pub(crate) mod tests {
         tokenize(html, &mut tokens);
         tokens
             .iter()
-            .map(|t| (t.kind, html.get(t.start..t.end).unwrap_or_default()))
+            .map(|t| {
+                (
+                    t.kind,
+                    html.get(t.start as usize..t.end as usize)
+                        .unwrap_or_default(),
+                )
+            })
             .collect()
     }
 
@@ -265,7 +287,7 @@ pub(crate) mod tests {
         let runs = write_words(
             html,
             &tokens,
-            |_, t| html.get(t.start..t.end) != Some("four"),
+            |_, t| html.get(t.start as usize..t.end as usize) != Some("four"),
             &mut sink,
         );
         assert_eq!(runs, 2);

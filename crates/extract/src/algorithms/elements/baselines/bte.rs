@@ -4,7 +4,9 @@
 //! continuous token window `i..=j` that maximises the tags outside it plus
 //! the words inside it. As the tags outside are the total minus the tags
 //! inside, that is the window maximising `words - tags` inside: a
-//! maximum-sum subarray over +1 (word) / −1 (tag), found in O(n) (Kadane).
+//! maximum-sum subarray over +1 (word) / −1 (tag), found in O(n) (Kadane)
+//! rather than over the O(n²) windows of the definition, with the same
+//! result (a test compares the two).
 
 use crate::algorithms::elements::{self, Token};
 use crate::density::text::TextSink;
@@ -43,7 +45,7 @@ mod tests {
         let mut tokens = Vec::new();
         tokenize(html, &mut tokens);
         let (i, j) = best_window(&tokens)?;
-        let (a, b) = (tokens.get(i)?.start, tokens.get(j)?.end);
+        let (a, b) = (tokens.get(i)?.start as usize, tokens.get(j)?.end as usize);
         html.get(a..b).map(str::to_string)
     }
 
@@ -60,6 +62,47 @@ mod tests {
             Some("one two three</p><p>four five six seven")
         );
         assert_eq!(run(Kind::Bte, html), "one two three\nfour five six seven");
+    }
+
+    /// Finn et al.'s definition as written: every window `i..=j` scored by
+    /// the tags outside it plus the words inside it, O(n²) windows; the
+    /// first window to end on the best score, and of those ending there
+    /// the shortest (what the linear walk keeps).
+    fn brute_force(words: &[bool]) -> Option<(usize, usize)> {
+        let tags = words.iter().filter(|w| !**w).count() as i64;
+        let mut best: Option<(i64, usize, usize)> = None;
+        for j in 0..words.len() {
+            for i in (0..=j).rev() {
+                let inside = &words[i..=j];
+                let words_in = inside.iter().filter(|w| **w).count() as i64;
+                let tags_in = inside.len() as i64 - words_in;
+                let score = (tags - tags_in) + words_in;
+                if best.is_none_or(|(b, _, _)| score > b) {
+                    best = Some((score, i, j));
+                }
+            }
+        }
+        // A window without a word is none (its score is at most `tags`).
+        best.filter(|&(score, _, _)| score > tags)
+            .map(|(_, i, j)| (i, j))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_linear_walk_finds_the_window_of_the_definition(
+            words in proptest::collection::vec(proptest::bool::ANY, 0..40)
+        ) {
+            let tokens: Vec<Token> = words
+                .iter()
+                .enumerate()
+                .map(|(i, &word)| Token {
+                    start: i as u32,
+                    end: i as u32 + 1,
+                    kind: if word { elements::TokenKind::Word } else { elements::TokenKind::Tag },
+                })
+                .collect();
+            proptest::prop_assert_eq!(best_window(&tokens), brute_force(&words));
+        }
     }
 
     #[test]

@@ -19,6 +19,7 @@
 //!   the content cluster alone).
 
 use crate::algorithms::elements::{self, tokenize, Scratch};
+use crate::budget::{Budget, PageTimeout};
 use crate::density::text::TextSink;
 
 /// Number of k-means clusters.
@@ -35,7 +36,8 @@ pub(in crate::algorithms) fn extract(
     scratch: &mut Scratch,
     html: &str,
     sink: &mut TextSink,
-) -> usize {
+    budget: &mut Budget,
+) -> Result<usize, PageTimeout> {
     let Scratch {
         tokens,
         lines,
@@ -54,11 +56,11 @@ pub(in crate::algorithms) fn extract(
     counts.resize(lines.len(), 0);
     let mut line = 0;
     for tag in tokens.iter().filter(|t| !t.is_word()) {
-        while lines.get(line).is_some_and(|l| l.end as usize <= tag.start) {
+        while lines.get(line).is_some_and(|l| l.end <= tag.start) {
             line += 1;
         }
         if let (Some(l), Some(c)) = (lines.get(line), counts.get_mut(line)) {
-            if l.start as usize <= tag.start {
+            if l.start <= tag.start {
                 *c += 1;
             }
         }
@@ -79,15 +81,20 @@ pub(in crate::algorithms) fn extract(
         let mean = ahead.iter().sum::<f32>() / ahead.len().max(1) as f32;
         (mean - ratios.get(i).copied().unwrap_or(0.0)).abs()
     }));
-    let boilerplate = k_means(ratios, gradients, clusters);
+    let boilerplate = k_means(ratios, gradients, clusters, budget)?;
     chosen.clear();
     chosen.extend(clusters.iter().map(|&c| usize::from(c) != boilerplate));
-    elements::write_lines(html, lines, chosen, sink)
+    Ok(elements::write_lines(html, lines, chosen, sink))
 }
 
 /// Clusters the points `(xs[i], ys[i])` into `assigned`; returns the
 /// cluster nearest the origin.
-fn k_means(xs: &[f32], ys: &[f32], assigned: &mut Vec<u8>) -> usize {
+fn k_means(
+    xs: &[f32],
+    ys: &[f32],
+    assigned: &mut Vec<u8>,
+    budget: &mut Budget,
+) -> Result<usize, PageTimeout> {
     let max = |v: &[f32]| v.iter().copied().fold(0.0, f32::max);
     let (max_x, max_y) = (max(xs), max(ys));
     let mut centroids = [(0.0f32, 0.0f32); CLUSTERS];
@@ -110,6 +117,7 @@ fn k_means(xs: &[f32], ys: &[f32], assigned: &mut Vec<u8>) -> usize {
     assigned.clear();
     assigned.resize(xs.len(), u8::MAX);
     for _ in 0..MAX_ROUNDS {
+        budget.check()?;
         let mut changed = false;
         for ((a, &x), &y) in assigned.iter_mut().zip(xs).zip(ys) {
             let c = nearest(&centroids, x, y);
@@ -131,7 +139,7 @@ fn k_means(xs: &[f32], ys: &[f32], assigned: &mut Vec<u8>) -> usize {
             }
         }
     }
-    usize::from(nearest(&centroids, 0.0, 0.0))
+    Ok(usize::from(nearest(&centroids, 0.0, 0.0)))
 }
 
 #[cfg(test)]
@@ -144,7 +152,8 @@ mod tests {
         let xs = [0.5, 1.0, 0.0, 40.0, 42.0, 0.7, 100.0];
         let ys = [0.0, 0.5, 0.0, 5.0, 3.0, 0.1, 60.0];
         let mut assigned = Vec::new();
-        let boilerplate = k_means(&xs, &ys, &mut assigned);
+        let boilerplate =
+            k_means(&xs, &ys, &mut assigned, &mut Budget::unlimited()).expect("no limit");
         let content: Vec<bool> = assigned
             .iter()
             .map(|&c| usize::from(c) != boilerplate)
