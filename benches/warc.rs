@@ -77,6 +77,7 @@ fn extract(path: &Path, workers: usize) -> u64 {
     let options = Options {
         retry: Default::default(),
         algorithm: crawlsift::Algorithm::DEFAULT,
+        page_timeout: Some(crawlsift::pipeline::DEFAULT_PAGE_TIMEOUT),
         workers,
         max_record_bytes: 16 << 20,
         formatter: Formatter::new(Format::Jsonl, Compression::None),

@@ -31,6 +31,8 @@ pub mod remote;
 pub mod sinks;
 
 pub use crawlsift_extract as extract;
-pub use crawlsift_extract::{algorithms, charset, http, Algorithm, Extraction, Extractor};
+pub use crawlsift_extract::{
+    algorithms, charset, http, Algorithm, Extraction, Extractor, PageTimeout,
+};
 pub use crawlsift_signals as signals;
 pub use crawlsift_warc as warc;

@@ -127,6 +127,7 @@ fn run(inputs: &[Input], workers: usize, sequential: bool) -> (Vec<FileStats>, V
     let options = Options {
         retry: Default::default(),
         algorithm: Algorithm::DEFAULT,
+        page_timeout: Some(crawlsift::pipeline::DEFAULT_PAGE_TIMEOUT),
         workers,
         max_record_bytes: 16 << 20,
         formatter: Formatter::new(Format::Jsonl, Compression::None),

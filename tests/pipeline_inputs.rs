@@ -49,6 +49,7 @@ fn options() -> Options {
     Options {
         retry: Default::default(),
         algorithm: Algorithm::DEFAULT,
+        page_timeout: Some(crawlsift::pipeline::DEFAULT_PAGE_TIMEOUT),
         workers: 2,
         max_record_bytes: 16 << 20,
         formatter: Formatter::new(Format::Jsonl, Compression::None),

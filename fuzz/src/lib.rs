@@ -176,6 +176,7 @@ pub fn pipeline(input: Input, cap: u64) -> (FileStats, u64) {
     let options = Options {
         retry: Default::default(),
         algorithm: Algorithm::DEFAULT,
+        page_timeout: None,
         workers: 1,
         max_record_bytes: cap,
         formatter: Formatter::new(Format::Jsonl, Compression::None),

@@ -13,7 +13,8 @@ The work is done in Rust (the ``crawlsift`` crate) by the extension module
 - :data:`COLUMNS`: the page schema, ``(name, Spark type, nullable)`` per
   field in order, the attributes of :class:`Page` and the first columns of
   the Parquet output; :data:`DEFAULT_ALGORITHM`,
-  :data:`DEFAULT_MAX_RECORD_BYTES`: the defaults of every entry point.
+  :data:`DEFAULT_MAX_RECORD_BYTES`, :data:`DEFAULT_PAGE_TIMEOUT`: the
+  defaults of every entry point.
 """
 
 from ._crawlsift import (
@@ -21,6 +22,7 @@ from ._crawlsift import (
     COLUMNS,
     DEFAULT_ALGORITHM,
     DEFAULT_MAX_RECORD_BYTES,
+    DEFAULT_PAGE_TIMEOUT,
     Extraction,
     Page,
     WarcReader,
@@ -36,6 +38,7 @@ __all__ = [
     "COLUMNS",
     "DEFAULT_ALGORITHM",
     "DEFAULT_MAX_RECORD_BYTES",
+    "DEFAULT_PAGE_TIMEOUT",
     "Extraction",
     "Page",
     "WarcReader",

@@ -10,6 +10,7 @@ ALGORITHMS: Tuple[str, ...]
 DEFAULT_ALGORITHM: str
 """``"addanag-plus"``."""
 DEFAULT_MAX_RECORD_BYTES: int
+DEFAULT_PAGE_TIMEOUT: float
 """16 MiB: records (or HTTP bodies once decoded) larger than this are skipped as ``too_large``."""
 COLUMNS: List[Tuple[str, str, bool]]
 """The page schema: ``(name, Spark type, nullable)`` for each field every page has, in order
@@ -147,6 +148,7 @@ def extract(
     signals: bool = False,
     minhash: bool = False,
     filter: Union[str, Sequence[str], None] = None,
+    page_timeout: float = DEFAULT_PAGE_TIMEOUT,
 ) -> Optional[Extraction]:
     """Extracts the main text of one HTML page (the GIL is released meanwhile).
 
@@ -156,7 +158,11 @@ def extract(
     ``signals``, ``filters`` and ``exact_key``, ``minhash=True`` ``minhash``.
     With ``filter`` (``"gopher,c4,fineweb"`` or a list of rule-set names, as
     ``crawlsift extract --filter``) a page failing one of them gives ``None``.
-    Raises ``ValueError`` for an unknown algorithm or rule set."""
+    ``page_timeout`` is the CPU time in seconds the extraction may take
+    (``0``: no limit), as ``--page-timeout``: past it the extraction is
+    stopped and ``TimeoutError`` raised.
+    Raises ``ValueError`` for an unknown algorithm or rule set or a negative
+    ``page_timeout``."""
 
 def read_warc(
     source: Union[str, "os.PathLike[str]", _BinaryReadable],
@@ -169,6 +175,7 @@ def read_warc(
     filter: Union[str, Sequence[str], None] = None,
     lang: bool = True,
     http_min_rate: Optional[int] = None,
+    page_timeout: float = DEFAULT_PAGE_TIMEOUT,
 ) -> WarcReader:
     """Iterates the extracted pages of a WARC file (``.warc`` or ``.warc.gz``)
     with the pipeline of ``crawlsift extract``.
@@ -178,6 +185,10 @@ def read_warc(
     ``filter`` are counted in ``stats["skipped"]`` as ``filter:<rule set>:<rule>``.
     ``lang=False`` is ``--no-lang``: no language identification (``lang`` is
     ``None``, ``lang_score`` 0), about 6 % less CPU than with it.
+    ``page_timeout`` is the CPU time in seconds one page's extraction may
+    take (``0``: no limit), as ``--page-timeout``: a page over it is stopped,
+    counted in ``stats["failed"]`` as ``timeout`` and reported as
+    :class:`WarcWarning` with its record and offset; the file goes on.
 
     ``source`` is a path (``"-"`` is stdin; a named pipe is read as a
     stream), an ``http(s)://`` URL, or a binary file-like object. A path or

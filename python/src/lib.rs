@@ -12,11 +12,11 @@ use crawlsift::pipeline::{self, FileStats, Input, Options, Progress, SignalOptio
 use crawlsift::remote::RetryPolicy;
 use crawlsift::signals::{Analyser, Filters, RuleSet};
 use crawlsift::warc::Split;
-use crawlsift::{Algorithm, Extractor};
+use crawlsift::{Algorithm, Extractor, PageTimeout};
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 use pyo3::exceptions::{
     PyAttributeError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
-    PyRuntimeError, PyTypeError, PyUserWarning, PyValueError,
+    PyRuntimeError, PyTimeoutError, PyTypeError, PyUserWarning, PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
@@ -215,6 +215,11 @@ fn parse_algorithm(name: &str) -> PyResult<Algorithm> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// `page_timeout=` in seconds: `None` (no limit) for 0.
+fn parse_page_timeout(seconds: f64) -> PyResult<Option<Duration>> {
+    crawlsift::pipeline::page_timeout_from_secs(seconds).map_err(PyValueError::new_err)
+}
+
 /// An `OSError` of the subclass Python uses for `kind`, with crawlsift's message.
 fn os_error(kind: io::ErrorKind, message: String) -> PyErr {
     match kind {
@@ -300,15 +305,18 @@ thread_local! {
     static EXTRACTORS: RefCell<Vec<Extractor>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Extracts with this thread's extractor for `algorithm`: (title, text, encoding).
+/// Extracts with this thread's extractor for `algorithm`: (title, text,
+/// encoding), or `Err` past the page timeout (`None`: no limit).
 fn extract_here(
     algorithm: Algorithm,
     raw: &[u8],
     charset: Option<&str>,
-) -> (String, String, &'static str) {
+    timeout: Option<Duration>,
+) -> Result<(String, String, &'static str), PageTimeout> {
     let run = |extractor: &mut Extractor| {
-        let page = extractor.extract(raw, charset);
-        (page.title.to_owned(), page.text.to_owned(), page.encoding)
+        extractor.set_page_timeout(timeout);
+        let page = extractor.try_extract(raw, charset)?;
+        Ok((page.title.to_owned(), page.text.to_owned(), page.encoding))
     };
     EXTRACTORS.with(|cell| {
         let mut extractors = cell.borrow_mut();
@@ -335,15 +343,18 @@ fn extract_here(
 /// adds `signals`, `filters` and `exact_key`, `minhash=True` `minhash`, as
 /// `crawlsift extract --signals --minhash` does. `filter` (`"gopher,c4,fineweb"`
 /// or a list of those names, as `--filter`) returns `None` for a page that
-/// fails one of those rule sets.
-/// Raises `ValueError` for an unknown algorithm or rule set, `TypeError` for
-/// an `html` that is neither `bytes` nor `str`.
+/// fails one of those rule sets. `page_timeout` is the CPU time in seconds
+/// the extraction may take (`0`: no limit), as `--page-timeout`: past it
+/// the extraction is stopped and `TimeoutError` raised.
+/// Raises `ValueError` for an unknown algorithm or rule set or a negative
+/// `page_timeout`, `TypeError` for an `html` that is neither `bytes` nor
+/// `str`.
 #[pyfunction]
 // The text signature spells the defaults out for `inspect`
 // (python/tests/test_schema.py checks them against DEFAULT_ALGORITHM).
 #[pyo3(
-    signature = (html, *, content_type=None, url=None, algorithm=Algorithm::DEFAULT.name(), signals=false, minhash=false, filter=None),
-    text_signature = "(html, *, content_type=None, url=None, algorithm='addanag-plus', signals=False, minhash=False, filter=None)"
+    signature = (html, *, content_type=None, url=None, algorithm=Algorithm::DEFAULT.name(), signals=false, minhash=false, filter=None, page_timeout=crawlsift::pipeline::DEFAULT_PAGE_TIMEOUT.as_secs_f64()),
+    text_signature = "(html, *, content_type=None, url=None, algorithm='addanag-plus', signals=False, minhash=False, filter=None, page_timeout=10.0)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn extract(
@@ -355,13 +366,15 @@ fn extract(
     signals: bool,
     minhash: bool,
     filter: Option<&Bound<'_, PyAny>>,
+    page_timeout: f64,
 ) -> PyResult<Option<Extraction>> {
     let algorithm = parse_algorithm(algorithm)?;
     let options = signal_options(signals, minhash, filter)?;
+    let timeout = parse_page_timeout(page_timeout)?;
     let work = |raw: &[u8], charset: Option<&str>| {
-        let (title, text, encoding) = extract_here(algorithm, raw, charset);
+        let (title, text, encoding) = extract_here(algorithm, raw, charset, timeout)?;
         let extras = analyse_here(&options, &text);
-        (title, text, encoding, extras)
+        Ok::<_, PageTimeout>((title, text, encoding, extras))
     };
     let (title, text, encoding, extras) = if let Ok(bytes) = html.cast::<PyBytes>() {
         let raw = bytes.as_bytes();
@@ -376,7 +389,8 @@ fn extract(
             "html must be bytes or str, not {}",
             html.get_type().name()?
         )));
-    };
+    }
+    .map_err(|timeout| PyTimeoutError::new_err(timeout.to_string()))?;
     let Ok(extras) = extras else {
         return Ok(None);
     };
@@ -876,10 +890,15 @@ fn wait_interruptibly<T: Send + 'static>(
 /// `filter:<rule set>:<rule>`: as `crawlsift extract --signals --minhash --filter`.
 /// `lang=False` is `--no-lang`: no language identification (`lang` is
 /// `None`, `lang_score` 0), about 6 % less CPU than with it.
+/// `page_timeout` is the CPU time in seconds one page's extraction may take
+/// (`0`: no limit), as `--page-timeout`: a page over it is stopped, counted
+/// in `stats["failed"]` under `timeout` and reported as a
+/// `crawlsift.WarcWarning` naming its record and offset, and the file goes
+/// on.
 #[pyfunction]
 #[pyo3(
-    signature = (source, *, algorithm=Algorithm::DEFAULT.name(), threads=None, max_record_bytes=crawlsift::pipeline::DEFAULT_MAX_RECORD_BYTES, signals=false, minhash=false, filter=None, lang=true, http_min_rate=None),
-    text_signature = "(source, *, algorithm='addanag-plus', threads=None, max_record_bytes=16777216, signals=False, minhash=False, filter=None, lang=True, http_min_rate=None)"
+    signature = (source, *, algorithm=Algorithm::DEFAULT.name(), threads=None, max_record_bytes=crawlsift::pipeline::DEFAULT_MAX_RECORD_BYTES, signals=false, minhash=false, filter=None, lang=true, http_min_rate=None, page_timeout=crawlsift::pipeline::DEFAULT_PAGE_TIMEOUT.as_secs_f64()),
+    text_signature = "(source, *, algorithm='addanag-plus', threads=None, max_record_bytes=16777216, signals=False, minhash=False, filter=None, lang=True, http_min_rate=None, page_timeout=10.0)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn read_warc(
@@ -893,8 +912,10 @@ fn read_warc(
     filter: Option<&Bound<'_, PyAny>>,
     lang: bool,
     http_min_rate: Option<u64>,
+    page_timeout: f64,
 ) -> PyResult<WarcReader> {
     let algorithm = parse_algorithm(algorithm)?;
+    let page_timeout = parse_page_timeout(page_timeout)?;
     let signals = SignalOptions {
         no_lang: !lang,
         ..signal_options(signals, minhash, filter)?
@@ -960,6 +981,7 @@ fn read_warc(
     let options = Options {
         retry,
         algorithm,
+        page_timeout,
         workers,
         max_record_bytes,
         // Rows, not serialised pages: each becomes a `Page` without a round trip.
@@ -1076,6 +1098,10 @@ fn _crawlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "DEFAULT_MAX_RECORD_BYTES",
         crawlsift::pipeline::DEFAULT_MAX_RECORD_BYTES,
+    )?;
+    m.add(
+        "DEFAULT_PAGE_TIMEOUT",
+        crawlsift::pipeline::DEFAULT_PAGE_TIMEOUT.as_secs_f64(),
     )?;
     // The page schema: (name, Spark type, nullable) per field, in order.
     let columns: Vec<(&str, &str, bool)> = FIELDS

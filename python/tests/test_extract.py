@@ -137,3 +137,17 @@ def test_extract_releases_the_gil(pages):
     middle = (started + (ended - started) / 4, ended - (ended - started) / 4)
     inside = [t for t in progress if middle[0] <= t <= middle[1]]
     assert inside, f"no progress of the other thread during the middle of a {ended - started:.2f} s call"
+
+
+@pytest.mark.parametrize("algorithm", ["addanag-plus", "ccb", "danag"])
+def test_a_spent_page_timeout_raises_timeout_error_as_the_cli_fails(run_cli, pages, algorithm):
+    path, raw = pages[0]
+    with pytest.raises(TimeoutError, match="page timeout"):
+        crawlsift.extract(raw, algorithm=algorithm, page_timeout=1e-9)
+    out = run_cli("html", "--algorithm", algorithm, "--page-timeout", "0.000000001", path)
+    assert out.returncode == 1 and "page timeout" in out.stderr.decode(), out.stderr.decode()
+    # The thread's extractor goes on; 0 turns the limit off.
+    page = crawlsift.extract(raw, algorithm=algorithm, page_timeout=0)
+    assert page.text == crawlsift.extract(raw, algorithm=algorithm).text != ""
+    with pytest.raises(ValueError, match="page timeout"):
+        crawlsift.extract(raw, page_timeout=float("nan"))

@@ -326,3 +326,27 @@ def test_write_parquet_leaves_nothing_at_the_path_when_it_fails(shared, tmp_path
         crawlsift.write_parquet(pages[:1] + ["not a page"], target)
     assert target.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["out.parquet"]
+
+
+def test_a_spent_page_timeout_fails_each_page_and_the_file_goes_on(cli_extract, shared):
+    # A timeout of a nanosecond stops every page at its first check: each
+    # is counted as failed (timeout) with its record and offset, as by the
+    # command line, and the reading goes on to the end of the file.
+    path = shared / "warc" / "cc_whirlwind.warc.gz"
+    _, full, code, _ = cli_extract(path)
+    assert code == 0 and full["extracted"] > 0, full
+    rows, stats, code, stderr = cli_extract(path, "--page-timeout", "0.000000001")
+    assert code == 0, stderr
+    assert rows == []
+    assert stats["failed"] == {"timeout": full["extracted"]}, stats
+    assert stats["read"] == full["read"]
+    pages, py_stats, problems = python_extract(path, page_timeout=1e-9)
+    assert pages == []
+    assert py_stats == stats
+    assert problems == stats["problems"] and problems
+    assert all(f"{path}: record " in p and "byte offset" in p and "page timeout" in p for p in problems)
+    # 0 turns the limit off: every page again.
+    pages, py_stats, _ = python_extract(path, page_timeout=0)
+    assert py_stats == full and len(pages) == full["extracted"]
+    with pytest.raises(ValueError, match="page timeout"):
+        crawlsift.read_warc(path, page_timeout=-1)

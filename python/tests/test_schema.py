@@ -62,6 +62,8 @@ def test_defaults_are_the_exported_ones():
     assert read["max_record_bytes"].default == crawlsift.DEFAULT_MAX_RECORD_BYTES == 16 << 20
     assert read["algorithm"].default == crawlsift.DEFAULT_ALGORITHM
     assert inspect.signature(crawlsift.extract).parameters["algorithm"].default == crawlsift.DEFAULT_ALGORITHM
+    assert read["page_timeout"].default == crawlsift.DEFAULT_PAGE_TIMEOUT == 10.0
+    assert inspect.signature(crawlsift.extract).parameters["page_timeout"].default == crawlsift.DEFAULT_PAGE_TIMEOUT
     reader = inspect.signature(cdatatrove.CrawlsiftWarcReader.__init__).parameters
     assert reader["max_record_bytes"].default == crawlsift.DEFAULT_MAX_RECORD_BYTES
     assert reader["algorithm"].default == crawlsift.DEFAULT_ALGORITHM

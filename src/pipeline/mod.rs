@@ -61,11 +61,39 @@ pub trait Sink {
 /// skipped and counted as `too_large`, never cut.
 pub const DEFAULT_MAX_RECORD_BYTES: u64 = crate::warc::DEFAULT_MAX_RECORD_BYTES;
 
+/// The default page timeout (`--page-timeout`, `page_timeout=`): the CPU
+/// time one page's extraction may take before it is stopped and counted as
+/// `failed: timeout`. Every algorithm is linear in the page, and the
+/// slowest (CCB) takes about a second on a page at the default record cap
+/// ([`DEFAULT_MAX_RECORD_BYTES`]), the default one a small fraction of it:
+/// 10 s stops only a page that something unforeseen made slow, never a
+/// real one, even on a slow or loaded core, and keeps a worker from being
+/// held for longer than that.
+pub const DEFAULT_PAGE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The page timeout given in seconds: `None` (no limit) for 0, else that
+/// duration; `Err` with what is wrong for a negative, infinite or NaN one.
+pub fn page_timeout_from_secs(seconds: f64) -> Result<Option<Duration>, String> {
+    if seconds == 0.0 {
+        return Ok(None);
+    }
+    Duration::try_from_secs_f64(seconds).map(Some).map_err(|_| {
+        format!(
+            "a page timeout must be a number of seconds, 0 or more (0: no limit), not {seconds}"
+        )
+    })
+}
+
 /// How [`run`] reads, extracts and writes.
 #[derive(Debug, Clone)]
 pub struct Options {
     /// The extraction algorithm (`--algorithm`).
     pub algorithm: Algorithm,
+    /// The CPU time one page's extraction may take (see
+    /// [`DEFAULT_PAGE_TIMEOUT`]); `None`: no limit. A page over it is
+    /// counted as `failed: timeout`, with a warning naming its record, and
+    /// the input goes on.
+    pub page_timeout: Option<Duration>,
     /// Extraction threads (at least one is used).
     pub workers: usize,
     /// The record cap (see [`DEFAULT_MAX_RECORD_BYTES`]).

@@ -119,16 +119,19 @@ pub enum Failed {
     BadHttp,
     /// The page could not be serialised.
     Write,
+    /// The page's extraction went past the page timeout and was stopped.
+    Timeout,
 }
 
 impl Failed {
-    /// The stable name: `bad_http`, `write`, or the problem's
+    /// The stable name: `bad_http`, `write`, `timeout`, or the problem's
     /// ([`ProblemKind::reason`]: `corrupt_gzip`, `truncated`, …).
     pub fn name(&self) -> Cow<'static, str> {
         Cow::Borrowed(match self {
             Failed::Problem(kind) => kind.reason(),
             Failed::BadHttp => "bad_http",
             Failed::Write => "write",
+            Failed::Timeout => "timeout",
         })
     }
 

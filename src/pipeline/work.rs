@@ -162,7 +162,7 @@ impl Worker {
         pool: Sender<Vec<u8>>,
     ) -> Self {
         Worker {
-            extractor: Extractor::new(options.algorithm),
+            extractor: Extractor::new(options.algorithm).with_page_timeout(options.page_timeout),
             decoder: PayloadDecoder::default(),
             formatter: options.formatter,
             analyser: {
@@ -269,7 +269,22 @@ impl Worker {
             return Outcome::Skipped(Skipped::Binary);
         }
         let algorithm = self.extractor.algorithm();
-        let extraction = self.extractor.extract(payload, charset);
+        let extraction = match self.extractor.try_extract(payload, charset) {
+            Ok(extraction) => extraction,
+            Err(timeout) => {
+                return Outcome::FailedWarn(
+                    Failed::Timeout,
+                    format!(
+                        "{}: record {} at byte offset {} ({}): its extraction used more than the page timeout of {:.3} s of CPU time and was stopped (--page-timeout, page_timeout= in Python; 0 turns it off); counted as failed: timeout",
+                        job.input,
+                        job.number,
+                        job.offset,
+                        job.url,
+                        timeout.limit.as_secs_f64(),
+                    ),
+                )
+            }
+        };
         // Without `--filter` (no rule set), nothing is dropped.
         let analysis = match self.analyser.analyse_or_drop(extraction.text, &self.filter) {
             Ok(analysis) => analysis,

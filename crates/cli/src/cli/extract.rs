@@ -78,6 +78,11 @@ pub struct Args {
     /// bounds memory.
     #[arg(long, default_value_t = pipeline::DEFAULT_MAX_RECORD_BYTES, value_name = "BYTES")]
     max_record_bytes: u64,
+    /// The CPU time one page's extraction may take: a page over it is
+    /// stopped, counted as failed (timeout) with a warning naming its
+    /// record, and the input goes on. 0 turns the limit off.
+    #[arg(long, default_value_t = pipeline::DEFAULT_PAGE_TIMEOUT.as_secs_f64(), value_name = "SECONDS", value_parser = super::page_timeout)]
+    page_timeout: f64,
     /// Add each page's quality signals (`signals`), the Gopher, C4 and
     /// FineWeb decisions (`filters`: per rule set null when the page passes,
     /// else the first rule it fails) and its exact-duplicate key
@@ -140,6 +145,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = Options {
         retry,
         algorithm: args.algorithm,
+        page_timeout: pipeline::page_timeout_from_secs(args.page_timeout)
+            .map_err(anyhow::Error::msg)?,
         workers,
         max_record_bytes: args.max_record_bytes,
         formatter,

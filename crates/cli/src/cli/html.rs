@@ -32,6 +32,11 @@ pub struct Args {
     /// 64-bit values, datatrove's defaults).
     #[arg(long, requires = "json")]
     minhash: bool,
+    /// The CPU time one page's extraction may take: a page over it is
+    /// stopped and reported, and the other files go on. 0 turns the limit
+    /// off.
+    #[arg(long, default_value_t = crawlsift::pipeline::DEFAULT_PAGE_TIMEOUT.as_secs_f64(), value_name = "SECONDS", value_parser = super::page_timeout)]
+    page_timeout: f64,
 }
 
 /// A file's output as one JSON object.
@@ -52,7 +57,11 @@ struct JsonPage<'a> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut extractor = Extractor::new(args.algorithm).with_gap(args.gap);
+    let timeout = crawlsift::pipeline::page_timeout_from_secs(args.page_timeout)
+        .map_err(anyhow::Error::msg)?;
+    let mut extractor = Extractor::new(args.algorithm)
+        .with_gap(args.gap)
+        .with_page_timeout(timeout);
     let mut analyser = crawlsift::signals::Analyser::new(crawlsift::signals::Config {
         signals: args.signals,
         minhash: args.minhash,
@@ -68,7 +77,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             failed += 1;
             continue;
         }
-        let page = extractor.extract(&raw, None);
+        let page = match extractor.try_extract(&raw, None) {
+            Ok(page) => page,
+            Err(timeout) => {
+                eprintln!(
+                    "crawlsift: {}: {timeout} (--page-timeout); skipping it",
+                    path.display()
+                );
+                failed += 1;
+                continue;
+            }
+        };
         let shown = path.display().to_string();
         if args.json {
             let json = JsonPage {

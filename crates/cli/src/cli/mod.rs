@@ -31,6 +31,16 @@ enum Command {
     Eval(eval::Args),
 }
 
+/// Parses `--page-timeout SECONDS`: 0 or more (0: no limit).
+fn page_timeout(value: &str) -> Result<f64, String> {
+    let seconds: f64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{value}` is not a number of seconds"))?;
+    crawlsift::pipeline::page_timeout_from_secs(seconds)?;
+    Ok(seconds)
+}
+
 /// What `crawlsift --version` prints: the version and the byte kernels this
 /// CPU runs (chosen at run time, `crawlsift_simd::dispatch`).
 fn long_version() -> &'static str {
