@@ -275,12 +275,12 @@ impl Worker {
                 return Outcome::FailedWarn(
                     Failed::Timeout,
                     format!(
-                        "{}: record {} at byte offset {} ({}): its extraction used more than the page timeout of {:.3} s of CPU time and was stopped (--page-timeout, page_timeout= in Python; 0 turns it off); counted as failed: timeout",
+                        "{}: record {} at byte offset {} ({}): its extraction used more than the page timeout of {:?} of CPU time and was stopped (--page-timeout, page_timeout= in Python; 0 turns it off); counted as failed: timeout",
                         job.input,
                         job.number,
                         job.offset,
                         job.url,
-                        timeout.limit.as_secs_f64(),
+                        timeout.limit,
                     ),
                 )
             }

@@ -18,9 +18,8 @@ use std::time::{Duration, Instant};
 /// ([`Extractor::with_page_timeout`](crate::Extractor::with_page_timeout)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the page's extraction used more than its page timeout of {:.3} s of CPU time and was stopped; \
-     the page gives no text (raise the page timeout, or set it to 0 to turn it off)",
-    limit.as_secs_f64()
+    "the page's extraction used more than its page timeout of {limit:?} of CPU time and was stopped; \
+     the page gives no text (raise the page timeout, or set it to 0 to turn it off)"
 )]
 pub struct PageTimeout {
     /// The page timeout that was exceeded.
