@@ -63,12 +63,12 @@ pub const DEFAULT_MAX_RECORD_BYTES: u64 = crate::warc::DEFAULT_MAX_RECORD_BYTES;
 
 /// The default page timeout (`--page-timeout`, `page_timeout=`): the CPU
 /// time one page's extraction may take before it is stopped and counted as
-/// `failed: timeout`. Every algorithm is linear in the page, and the
-/// slowest (CCB) takes about a second on a page at the default record cap
-/// ([`DEFAULT_MAX_RECORD_BYTES`]), the default one a small fraction of it:
-/// 10 s stops only a page that something unforeseen made slow, never a
-/// real one, even on a slow or loaded core, and keeps a worker from being
-/// held for longer than that.
+/// `failed: timeout`. Every algorithm is linear in the page: on pages at
+/// the default record cap ([`DEFAULT_MAX_RECORD_BYTES`]) of the scaling
+/// benchmark's shapes the slowest (CCB) takes up to 4 s of CPU, the
+/// default one under 0.3 s (PERF.md §12). 10 s stops only a page that
+/// something unforeseen made slow, and keeps a worker from being held for
+/// longer than that.
 pub const DEFAULT_PAGE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The page timeout given in seconds: `None` (no limit) for 0, else that
