@@ -49,7 +49,10 @@ fn a_spent_budget_fails_each_page_as_timeout_and_the_file_goes_on() {
     assert!(stderr.contains("timeout"), "{stderr}");
     // 0 turns the budget off; the default leaves every page.
     let (off, rows, _) = run(&warc, &["--quiet", "--page-timeout", "0"]);
-    assert_eq!((off["extracted"].as_u64(), rows as u64), (Some(extracted), extracted));
+    assert_eq!(
+        (off["extracted"].as_u64(), rows as u64),
+        (Some(extracted), extracted)
+    );
 }
 
 #[test]
@@ -81,5 +84,8 @@ fn html_reports_a_page_over_its_budget_and_refuses_a_negative_one() {
     assert!(out.status.success() && !out.stdout.is_empty());
     let out = html(&["--page-timeout=-1"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && stderr.contains("0 or more"), "{stderr}");
+    assert!(
+        !out.status.success() && stderr.contains("0 or more"),
+        "{stderr}"
+    );
 }
