@@ -58,3 +58,11 @@ pub(crate) fn heap_bytes<T>(v: &Vec<T>) -> usize {
 pub fn kernels() -> &'static str {
     crawlsift_simd::chosen()
 }
+
+/// The CPU features this build of the extractor was compiled to use
+/// everywhere (a build for a newer CPU, `-C target-cpu=native`) that this
+/// CPU lacks: empty for the portable default build. Checked first thing, it
+/// lets a program say so rather than die of an illegal instruction.
+pub fn missing_cpu_features() -> Vec<&'static str> {
+    crawlsift_simd::missing_compiled_features()
+}

@@ -28,6 +28,7 @@
 //!   signature (datatrove skips it).
 
 use super::words::{self, low_bits};
+use crawlsift_simd::{Baseline, Vector, V128};
 use std::sync::OnceLock;
 use unicode_normalization::UnicodeNormalization;
 use xxhash_rust::xxh64::xxh64;
@@ -288,52 +289,36 @@ fn ascii_block_at(bytes: &[u8], at: usize) -> AsciiBlock {
     block
 }
 
-/// The [`AsciiBlock`] of `block`, 16 bytes at a time.
-#[cfg(target_arch = "x86_64")]
+/// The [`AsciiBlock`] of `block`, 16 bytes at a time. In ASCII the kept
+/// characters are the letters; every other byte but a digit is a
+/// separator (`ascii_block_scalar` is the definition, the tests compare
+/// the two on every byte).
 #[inline(always)]
 fn ascii_block(block: &[u8; 64]) -> AsciiBlock {
-    use std::arch::x86_64::*;
     let mut out = AsciiBlock {
         lowered: [0; 64],
         separator: 0,
         stop: 0,
     };
-    for k in 0..4 {
-        // SAFETY: SSE2 is part of the x86_64 baseline; the load and the
-        // store touch the 16 bytes at `16 * k` of `block` and of `lowered`.
-        unsafe {
-            let v = _mm_loadu_si128(block.as_ptr().add(16 * k).cast());
-            // Signed compares: a byte from 0x80 is negative, in no range.
-            let within = |x: __m128i, lo: u8, hi: u8| {
-                _mm_and_si128(
-                    _mm_cmpgt_epi8(x, _mm_set1_epi8(lo as i8 - 1)),
-                    _mm_cmplt_epi8(x, _mm_set1_epi8(hi as i8 + 1)),
-                )
-            };
-            // In ASCII the kept characters are the letters; every other
-            // byte but a digit is a separator (`ascii_block_scalar` is the
-            // definition, the tests compare the two on every byte).
-            let folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
-            let letter = within(folded, b'a', b'z');
-            let digit = within(v, b'0', b'9');
-            let lowered = _mm_or_si128(
-                _mm_and_si128(letter, folded),
-                _mm_andnot_si128(letter, _mm_set1_epi8(b' ' as i8)),
-            );
-            _mm_storeu_si128(out.lowered.as_mut_ptr().add(16 * k).cast(), lowered);
-            let bits = |m: __m128i| u64::from(_mm_movemask_epi8(m) as u16) << (16 * k);
-            // `v`'s sign bits: the bytes outside ASCII.
-            let stop = bits(_mm_or_si128(digit, v));
-            out.separator |= !(bits(letter) | stop) & 0xffff << (16 * k);
-            out.stop |= stop;
-        }
+    for (k, bytes) in block.chunks_exact(16).enumerate() {
+        let v = V128::load(Baseline, bytes);
+        let folded = v.or_byte(0x20);
+        let letter = folded.in_ascii_range(b'a', b'z');
+        let digit = v.in_ascii_range(b'0', b'9');
+        letter
+            .select(folded, V128::splat(Baseline, b' '))
+            .store(&mut out.lowered[16 * k..]);
+        let bits = |m: V128| u64::from(m.mask()) << (16 * k);
+        // `v`'s top bits: the bytes outside ASCII.
+        let stop = bits(digit | v);
+        out.separator |= !(bits(letter) | stop) & 0xffff << (16 * k);
+        out.stop |= stop;
     }
     out
 }
 
-/// [`ascii_block`] byte by byte from [`ascii_classes`]: the definition,
-/// and the version of targets other than x86_64.
-#[cfg(any(test, not(target_arch = "x86_64")))]
+/// [`ascii_block`] byte by byte from [`ascii_classes`]: the definition.
+#[cfg(test)]
 fn ascii_block_scalar(block: &[u8; 64]) -> AsciiBlock {
     let classes = ascii_classes();
     let mut out = AsciiBlock {
@@ -355,12 +340,6 @@ fn ascii_block_scalar(block: &[u8; 64]) -> AsciiBlock {
         }
     }
     out
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn ascii_block(block: &[u8; 64]) -> AsciiBlock {
-    ascii_block_scalar(block)
 }
 
 /// What `simplify` does with a character of the Basic Multilingual Plane

@@ -30,37 +30,18 @@ pub(crate) const STOP_WORD_KEYS: [u32; 8] = {
 /// words at once and without a branch, for the words whose length the
 /// split knows: a match on the word switches on its length, which is a
 /// coin toss from word to word.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn short_stop_word_bit(key: u32) -> u8 {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86_64 baseline; the loads read the
-    // eight keys.
-    unsafe {
-        let keys = STOP_WORD_KEYS.as_ptr().cast::<__m128i>();
-        let word = _mm_set1_epi32(key as i32);
-        let low = _mm_cmpeq_epi32(word, _mm_loadu_si128(keys));
-        let high = _mm_cmpeq_epi32(word, _mm_loadu_si128(keys.add(1)));
-        // Lane i of the eight 16-bit and then 8-bit lanes: stop word i.
-        let lanes = _mm_packs_epi16(_mm_packs_epi32(low, high), _mm_setzero_si128());
-        _mm_movemask_epi8(lanes) as u8
-    }
+    crawlsift_simd::u32_matches(&STOP_WORD_KEYS, key)
 }
 
-/// [`short_stop_word_bit`] compare by compare: the definition, and the
-/// version of targets without SSE2.
-#[cfg(any(test, not(target_arch = "x86_64")))]
+/// [`short_stop_word_bit`] compare by compare: the definition.
+#[cfg(test)]
 pub(crate) fn short_stop_word_bit_scalar(key: u32) -> u8 {
     STOP_WORD_KEYS
         .iter()
         .enumerate()
         .fold(0, |bits, (i, &k)| bits | u8::from(key == k) << i)
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-pub(crate) fn short_stop_word_bit(key: u32) -> u8 {
-    short_stop_word_bit_scalar(key)
 }
 
 /// The bit of `word` in the stop-word mask, if it is one.

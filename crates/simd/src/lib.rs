@@ -25,10 +25,99 @@
 //! }
 //! assert_eq!(dispatch(CountSpaces(b"a b c")), 2);
 //! ```
+//!
+//! **Byte vectors.** The kernels are written once over [`Vector`], a
+//! vector of bytes with the few operations they need (loads, "bytes equal
+//! to" or "in a range" as masks, `movemask`), so they read as the
+//! algorithm: [`Isa::Bytes`] is the widest vector of each instruction set
+//! (SSE2's 16 bytes, AVX2's 32), and [`V128`] the 16 bytes every target
+//! has (SSE2 on x86-64, [`scalar::V128`] elsewhere). The intrinsics live
+//! in [`x86`], one module per instruction set, and nowhere else in the
+//! workspace.
 #![warn(missing_docs)]
 
+pub mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
+
+use std::ops::{BitAnd, BitOr, BitXor, Not};
+
+/// The 16-byte vector of every target: SSE2's on x86-64, else the portable
+/// one.
+#[cfg(not(target_arch = "x86_64"))]
+pub use scalar::V128;
+/// The 16-byte vector of every target: SSE2's on x86-64, else the portable
+/// one.
+#[cfg(target_arch = "x86_64")]
+pub use x86::sse2::V128;
+
+/// A vector of [`Vector::LEN`] bytes. A *mask* is a vector whose bytes are
+/// each 0xFF or 0 (what the comparisons return); `!`, `&`, `|` and `^` work
+/// byte by byte. Every method is `#[inline(always)]`: kernels are built
+/// from them inside the loops of a [`Task`].
+pub trait Vector:
+    Copy
+    + std::fmt::Debug
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+{
+    /// Bytes in a vector.
+    const LEN: usize;
+    /// The token whose value proves the CPU runs this vector's
+    /// instructions.
+    type Token: Isa;
+    /// `b` in every byte.
+    fn splat(token: Self::Token, b: u8) -> Self;
+    /// The first [`Self::LEN`] bytes of `bytes`.
+    ///
+    /// # Panics
+    /// When `bytes` is shorter (a check the callers' fixed-size blocks
+    /// let the compiler drop).
+    fn load(token: Self::Token, bytes: &[u8]) -> Self;
+    /// Writes the vector to the first [`Self::LEN`] bytes of `out`.
+    ///
+    /// # Panics
+    /// When `out` is shorter.
+    fn store(self, out: &mut [u8]);
+    /// The mask of the bytes equal to `b`.
+    fn eq(self, b: u8) -> Self;
+    /// The mask of the bytes `from <= byte < from + len` (unsigned, no
+    /// wrap past 0xFF).
+    fn in_range(self, from: u8, len: u8) -> Self;
+    /// The mask of the bytes in `lo..=hi`, an ASCII range with `0 < lo` and
+    /// `hi < 0x7F` (signed compares, which leave out every byte from 0x80).
+    fn in_ascii_range(self, lo: u8, hi: u8) -> Self;
+    /// The mask of the bytes `<= b` (unsigned).
+    fn at_most(self, b: u8) -> Self;
+    /// Each byte OR `b`.
+    fn or_byte(self, b: u8) -> Self;
+    /// Each byte AND `b`.
+    fn and_byte(self, b: u8) -> Self;
+    /// For a mask: the byte of `if_set` where the mask is set, else that
+    /// of `if_clear`.
+    fn select(self, if_set: Self, if_clear: Self) -> Self;
+    /// The top bit of each byte, byte `i` as bit `i` (`movemask`): a mask's
+    /// bytes as bits, or the bytes from 0x80 of any vector.
+    fn mask(self) -> u32;
+    /// For a mask: whether any byte is set.
+    fn any(self) -> bool;
+}
+
+/// Bit `i` set when `keys[i] == key`: one word against eight in two
+/// vector compares.
+#[inline(always)]
+pub fn u32_matches(keys: &[u32; 8], key: u32) -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86::sse2::u32_matches(keys, key)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        scalar::u32_matches(keys, key)
+    }
+}
 
 mod sealed {
     /// Only this crate's tokens are instruction sets: [`super::Isa::AVX2`]
@@ -47,6 +136,9 @@ pub trait Isa: sealed::Sealed + Copy + std::fmt::Debug {
     /// BMI1, BMI2, LZCNT and POPCNT, so kernels may branch on it (a
     /// constant, gone after monomorphisation) to call their AVX2 version.
     const AVX2: bool;
+
+    /// The widest byte vector of this instruction set.
+    type Bytes: Vector<Token = Self>;
 
     /// Runs `task` in a function compiled for this instruction set, which
     /// LLVM inlines into its caller or not as it would any function: how a
@@ -68,6 +160,7 @@ impl Isa for Baseline {
     #[cfg(not(target_arch = "x86_64"))]
     const NAME: &'static str = "scalar";
     const AVX2: bool = false;
+    type Bytes = V128;
 
     #[inline(always)]
     fn call<T: Task>(self, task: T) -> T::Output {
@@ -107,14 +200,7 @@ impl Avx2 {
     fn detect() -> bool {
         let forced_baseline =
             std::env::var_os("CRAWLSIFT_KERNELS").is_some_and(|v| v == "sse2" || v == "baseline");
-        let has = || {
-            std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("bmi1")
-                && std::arch::is_x86_feature_detected!("bmi2")
-                && std::arch::is_x86_feature_detected!("lzcnt")
-                && std::arch::is_x86_feature_detected!("popcnt")
-        };
-        !forced_baseline && has()
+        !forced_baseline && x86::has_avx2_set()
     }
 }
 
@@ -125,6 +211,7 @@ impl sealed::Sealed for Avx2 {}
 impl Isa for Avx2 {
     const NAME: &'static str = "avx2";
     const AVX2: bool = true;
+    type Bytes = x86::avx2::V256;
 
     #[inline(always)]
     fn call<T: Task>(self, task: T) -> T::Output {
@@ -167,6 +254,22 @@ fn run_baseline<T: Task>(task: T, isa: Baseline) -> T::Output {
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn run_avx2<T: Task>(task: T, isa: Avx2) -> T::Output {
     task.run(isa)
+}
+
+/// The features this build was compiled to use everywhere (`-C
+/// target-cpu`, `-C target-feature`) that this CPU lacks: empty for the
+/// portable build, which assumes only the x86-64 baseline. A program that
+/// checks it first thing can say so instead of dying of an illegal
+/// instruction.
+pub fn missing_compiled_features() -> Vec<&'static str> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86::missing_compiled_features()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        Vec::new()
+    }
 }
 
 /// The name of the kernels [`dispatch`] runs on this CPU.
@@ -214,11 +317,7 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         assert_eq!(
             chosen() == "avx2",
-            std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("bmi1")
-                && std::arch::is_x86_feature_detected!("bmi2")
-                && std::arch::is_x86_feature_detected!("lzcnt")
-                && std::arch::is_x86_feature_detected!("popcnt")
+            x86::has_avx2_set()
                 && !std::env::var_os("CRAWLSIFT_KERNELS")
                     .is_some_and(|v| v == "sse2" || v == "baseline")
         );
@@ -230,3 +329,6 @@ mod tests {
         assert_eq!(names.len(), 1 + usize::from(chosen() == "avx2"));
     }
 }
+
+#[cfg(test)]
+mod vector_tests;

@@ -15,6 +15,7 @@
 //! is a small state machine over the tags the pass parses anyway
 //! ([`Tracker`]): no lookahead, no DOM, linear in the page.
 
+use super::kernel::{Baseline, Vector, V128};
 use super::names::{self, Key, Table, WINDOW};
 use super::tags::{Block, Markup, Tag, TagClass};
 
@@ -228,45 +229,15 @@ fn hidden_cue(tag: &[u8]) -> Option<Cue> {
 }
 
 /// Whether `tag` holds `dde` or `non` in any case, as `hidden` and `none`
-/// do: most tags do not, and their attributes are not read.
+/// do: most tags do not, and their attributes are not read. 16 positions a
+/// step, with the two bytes after each read from shifted loads.
 fn may_hide(tag: &[u8]) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: SSE2 is part of the x86_64 baseline.
-        unsafe { may_hide_sse2(tag) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        may_hide_scalar(tag)
-    }
-}
-
-/// [`may_hide`] a byte at a time: the definition.
-#[cfg(any(test, not(target_arch = "x86_64")))]
-fn may_hide_scalar(tag: &[u8]) -> bool {
-    tag.windows(3).any(|w| {
-        let lower = [w[0] | 0x20, w[1] | 0x20, w[2] | 0x20];
-        matches!(&lower, b"dde" | b"non")
-    })
-}
-
-/// [`may_hide`] 16 positions a step, with the two bytes after each read
-/// from shifted loads.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-fn may_hide_sse2(tag: &[u8]) -> bool {
-    use super::kernel::sse2::splat;
-    use std::arch::x86_64::*;
     let step = |bytes: &[u8; 18]| -> bool {
-        // SAFETY: each load reads 16 of the 18 bytes of `bytes`.
-        let load = |i: usize| unsafe {
-            _mm_or_si128(_mm_loadu_si128(bytes.as_ptr().add(i).cast()), splat(0x20))
-        };
-        let (v0, v1, v2) = (load(0), load(1), load(2));
-        let eq = |v: __m128i, b: u8| _mm_cmpeq_epi8(v, splat(b));
-        let dde = _mm_and_si128(_mm_and_si128(eq(v0, b'd'), eq(v1, b'd')), eq(v2, b'e'));
-        let non = _mm_and_si128(_mm_and_si128(eq(v0, b'n'), eq(v1, b'o')), eq(v2, b'n'));
-        _mm_movemask_epi8(_mm_or_si128(dde, non)) != 0
+        let lower = |i: usize| V128::load(Baseline, &bytes[i..]).or_byte(0x20);
+        let (v0, v1, v2) = (lower(0), lower(1), lower(2));
+        let dde = v0.eq(b'd') & v1.eq(b'd') & v2.eq(b'e');
+        let non = v0.eq(b'n') & v1.eq(b'o') & v2.eq(b'n');
+        (dde | non).any()
     };
     let mut from = 0;
     while let Some(bytes) = tag.get(from..).and_then(|rest| rest.first_chunk::<18>()) {
@@ -281,6 +252,15 @@ fn may_hide_sse2(tag: &[u8]) -> bool {
         Some(last) => step(last),
         None => step(&super::padded(tag, 0)),
     }
+}
+
+/// [`may_hide`] a byte at a time: the definition.
+#[cfg(test)]
+fn may_hide_scalar(tag: &[u8]) -> bool {
+    tag.windows(3).any(|w| {
+        let lower = [w[0] | 0x20, w[1] | 0x20, w[2] | 0x20];
+        matches!(&lower, b"dde" | b"non")
+    })
 }
 
 /// The nesting depth after an opening or closing tag.
@@ -574,7 +554,7 @@ static WORD_TABLE: Table<Option<Word>, 256> = Table::new(WORDS, None, 0x2902_ed0
 
 /// The bytes [`names_cue`] stops at: whitespace, part separators and
 /// utility-class characters.
-#[cfg(any(test, not(target_arch = "x86_64")))]
+#[cfg(test)]
 static SEPARATES: [bool; 256] = super::byte_set(b" \t\n\r\x0C-_[:/.(");
 
 /// The part `rest` starts with: its length (to the next separator or the
@@ -588,36 +568,11 @@ fn read_part(rest: &[u8]) -> (usize, Key) {
 /// Bit `i` set when `window[i]` is in [`SEPARATES`].
 #[inline]
 fn separators(window: &[u8; WINDOW]) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: SSE2 is part of the x86_64 baseline.
-        unsafe { separators_sse2(window) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        names::mask_in(window, &SEPARATES)
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-#[inline]
-fn separators_sse2(window: &[u8; WINDOW]) -> u32 {
-    use super::kernel::sse2::{in_range, splat};
-    use std::arch::x86_64::*;
-    // SAFETY: the load reads exactly the 16 bytes of `window`.
-    let v = unsafe { _mm_loadu_si128(window.as_ptr().cast()) };
-    let eq = |b: u8| _mm_cmpeq_epi8(v, splat(b));
+    let v = V128::load(Baseline, window);
     // Tab and LF, FF and CR, space; `-` `.` `/`; `(` `:` `[` `_`.
-    let space = _mm_or_si128(
-        _mm_or_si128(in_range(v, b'\t', 2), in_range(v, 0x0C, 2)),
-        eq(b' '),
-    );
-    let punct = _mm_or_si128(
-        _mm_or_si128(in_range(v, b'-', 3), eq(b'(')),
-        _mm_or_si128(_mm_or_si128(eq(b':'), eq(b'[')), eq(b'_')),
-    );
-    _mm_movemask_epi8(_mm_or_si128(space, punct)) as u32
+    let space = v.in_range(b'\t', 2) | v.in_range(0x0C, 2) | v.eq(b' ');
+    let punct = v.in_range(b'-', 3) | v.eq(b'(') | v.eq(b':') | v.eq(b'[') | v.eq(b'_');
+    (space | punct).mask()
 }
 
 /// The cue of a `class` or `id` value: the strongest of its

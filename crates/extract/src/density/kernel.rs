@@ -4,8 +4,8 @@
 //! The fast kernel classifies 64 bytes at a time, from where the run starts,
 //! into bitmasks (one bit per byte: `<`, `&`, content character, non-ASCII
 //! character) with vector compares and `movemask`: AVX2 where the CPU has
-//! it, else SSE2 (part of the x86_64 baseline); other targets use the
-//! scalar classifier, which LLVM vectorises less well. A text run is then
+//! it, else SSE2 (part of the x86_64 baseline); other targets use
+//! `crawlsift_simd`'s portable vector. A text run is then
 //! counted with `popcount` over the masks, and the next `<` found with
 //! `trailing_zeros`: per-tag work is scalar, per-byte work is branch-free.
 //!
@@ -16,8 +16,8 @@
 //! loop is generic over an [`Isa`] token, and [`dispatch`] runs it either as
 //! the baseline copy or inside a function compiled for AVX2 (with BMI1/2,
 //! LZCNT and POPCNT), where the whole loop with its kernels inlines
-//! (`crawlsift_simd`: the tokens and the dispatch; [`Kernels`]: this
-//! crate's byte kernels for each).
+//! (`crawlsift_simd`: the tokens, the dispatch and the byte vectors;
+//! [`Kernels`]: this crate's byte kernels, written once over the vectors).
 //!
 //! A *content character* is a byte that is neither ASCII whitespace nor a
 //! UTF-8 continuation byte, i.e. one non-whitespace character of UTF-8 text,
@@ -51,183 +51,107 @@ pub trait TextCounter {
 #[cfg(test)]
 pub(crate) use crawlsift_simd::for_each_isa;
 #[cfg(target_arch = "x86_64")]
-pub(super) use crawlsift_simd::x86::{avx2, sse2};
-#[cfg(target_arch = "x86_64")]
 pub use crawlsift_simd::Avx2;
 pub use crawlsift_simd::{chosen, dispatch, Baseline, Isa, Task};
+pub(crate) use crawlsift_simd::{Vector, V128};
 
 /// The byte kernels of the hot loops that have a vector version, for every
-/// instruction set [`dispatch`] may choose: each branches on the constant
-/// [`Isa::AVX2`], so a copy of a loop holds only its own kernels.
+/// instruction set [`dispatch`] may choose, written once over its widest
+/// vector ([`Isa::Bytes`]), so a copy of a loop holds only its own kernels.
 pub trait Kernels: Isa {
     /// Classifies a block.
     #[inline(always)]
     fn classify(self, block: &[u8; BLOCK]) -> BlockMasks {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if Self::AVX2 {
-                // SAFETY: a token with `AVX2` exists only on a CPU with AVX2
-                // (the trait is sealed); the loads read exactly the 64
-                // bytes of `block`.
-                unsafe { classify_avx2(block) }
-            } else {
-                // SAFETY: SSE2 is part of the x86_64 baseline; the loads
-                // read exactly the 64 bytes of `block`.
-                unsafe { classify_sse2(block) }
-            }
+        let len = Self::Bytes::LEN;
+        let mut m = BlockMasks::default();
+        for (lane, bytes) in block.chunks_exact(len).enumerate() {
+            let v = Self::Bytes::load(self, bytes);
+            let shift = lane * len;
+            let space = v.eq(b' ') | v.eq(b'\t') | v.eq(b'\n') | v.eq(b'\r') | v.eq(0x0C);
+            // The top two bits: 10 continues a character, 11 leads one.
+            let high = v.and_byte(0xC0);
+            m.lt |= u64::from(v.eq(b'<').mask()) << shift;
+            m.amp |= u64::from(v.eq(b'&').mask()) << shift;
+            m.content |= u64::from((!(space | high.eq(0x80))).mask()) << shift;
+            m.non_ascii |= u64::from(high.eq(0xC0).mask()) << shift;
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            BlockMasks::classify_scalar(block)
-        }
+        m
     }
 
     /// The first `>` at or after `from` and whether the quotes before it
-    /// pair up, or `None` when the vector search cannot tell (within a
-    /// chunk of the end of the page, or no vector search on this target):
-    /// see `tags::first_gt_scalar`, the definition.
+    /// pair up, or `None` when no `>` comes before the last two vectors of
+    /// the page (where the scalar search goes on): see
+    /// `tags::first_gt_scalar`, the definition. Two vectors a step: most
+    /// tags end within 32 bytes of their name, container tags' attributes
+    /// average 46 bytes.
     #[inline(always)]
     fn first_gt(self, html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if Self::AVX2 {
-                // SAFETY: a token with `AVX2` exists only on a CPU with AVX2.
-                unsafe { first_gt_avx2(html, from) }
-            } else {
-                // SAFETY: SSE2 is part of the x86_64 baseline.
-                unsafe { first_gt_sse2(html, from) }
+        let len = Self::Bytes::LEN;
+        let (mut double, mut single) = (0u64, 0u64);
+        let mut at = from;
+        loop {
+            let chunk = html.get(at..)?.get(..2 * len)?;
+            let (lo, hi) = (
+                Self::Bytes::load(self, chunk),
+                Self::Bytes::load(self, &chunk[len..]),
+            );
+            let gt = pair_mask(lo, hi, b'>');
+            // The parity of the quotes before the `>` (all of the chunk's
+            // when there is none).
+            let before = gt.wrapping_sub(1) & !gt;
+            double ^= pair_mask(lo, hi, b'"') & before;
+            single ^= pair_mask(lo, hi, b'\'') & before;
+            if gt != 0 {
+                let paired = double.count_ones() % 2 == 0 && single.count_ones() % 2 == 0;
+                return Some((Some(at + gt.trailing_zeros() as usize), paired));
             }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (html, from);
-            None
+            at += 2 * len;
         }
     }
 
     /// The first `</` at or after `at`, or `Err` with where a `memmem`
-    /// search must go on (within 64 bytes of the end of the page).
+    /// search must go on (within 64 bytes of the end of the page, or
+    /// always without AVX2, where `memmem` is as fast): 64 positions a
+    /// step, each `<` compared with the byte after it from a load one byte
+    /// on.
     #[inline(always)]
-    fn closing_start(self, html: &[u8], at: usize) -> Result<usize, usize> {
-        #[cfg(target_arch = "x86_64")]
-        if Self::AVX2 {
-            // SAFETY: a token with `AVX2` exists only on a CPU with AVX2.
-            return unsafe { closing_start_avx2(html, at) };
+    fn closing_start(self, html: &[u8], mut at: usize) -> Result<usize, usize> {
+        if !Self::AVX2 {
+            return Err(at);
         }
-        let _ = html;
+        let len = Self::Bytes::LEN;
+        while let Some(bytes) = html.get(at..).and_then(|rest| rest.get(..2 * len + 1)) {
+            let (lo, hi) = (
+                lt_slash(self, &bytes[..=len]),
+                lt_slash(self, &bytes[len..]),
+            );
+            if (lo | hi).any() {
+                let mask = u64::from(lo.mask()) | u64::from(hi.mask()) << len;
+                return Ok(at + mask.trailing_zeros() as usize);
+            }
+            at += 2 * len;
+        }
         Err(at)
     }
 }
 
 impl<I: Isa> Kernels for I {}
 
-// The tag recogniser's vector searches (`tags.rs` has their scalar
-// definitions).
+// The kernels' helpers are functions, not closures: a closure is compiled
+// without the target features of the copy it sits in, and its vector
+// operations would not inline.
 
-/// The walk the vector versions of [`super::tags::first_gt_scalar`] share: `masks` gives
-/// the `>`, `"` and `'` bitmasks of a chunk of `N` bytes, and the parity of
-/// a count is the parity of the XOR of the chunks' masks. `None` when no `>`
-/// comes before the last `N` bytes of the page.
-#[cfg(target_arch = "x86_64")]
+/// Bit `i` for the byte `b` at `i` of the two vectors `lo`, `hi`.
 #[inline(always)]
-fn first_gt_by<const N: usize>(
-    html: &[u8],
-    from: usize,
-    masks: impl Fn(&[u8; N]) -> [u64; 3],
-) -> Option<(Option<usize>, bool)> {
-    let (mut double, mut single) = (0u64, 0u64);
-    let mut at = from;
-    loop {
-        let [gt, quote, apostrophe] = masks(html.get(at..)?.first_chunk::<N>()?);
-        let before = gt.wrapping_sub(1) & !gt;
-        double ^= quote & before;
-        single ^= apostrophe & before;
-        if gt != 0 {
-            let paired = double.count_ones() % 2 == 0 && single.count_ones() % 2 == 0;
-            return Some((Some(at + gt.trailing_zeros() as usize), paired));
-        }
-        at += N;
-    }
+fn pair_mask<V: Vector>(lo: V, hi: V, b: u8) -> u64 {
+    u64::from(lo.eq(b).mask()) | u64::from(hi.eq(b).mask()) << V::LEN
 }
 
-/// [`super::tags::first_gt_scalar`] 32 bytes a step (most tags end within 32 bytes of
-/// their name).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-pub(super) fn first_gt_sse2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
-    use sse2::splat;
-    use std::arch::x86_64::*;
-    first_gt_by::<32>(html, from, |chunk| {
-        // SAFETY: the loads read the 32 bytes of `chunk`.
-        let (lo, hi) = unsafe {
-            let p = chunk.as_ptr();
-            (_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(16).cast()))
-        };
-        let mask = |b: u8| {
-            let (lo, hi) = (_mm_cmpeq_epi8(lo, splat(b)), _mm_cmpeq_epi8(hi, splat(b)));
-            u64::from(_mm_movemask_epi8(lo) as u32 | (_mm_movemask_epi8(hi) as u32) << 16)
-        };
-        [mask(b'>'), mask(b'"'), mask(b'\'')]
-    })
-}
-
-/// [`super::tags::first_gt_scalar`] 64 bytes a step, with 32-byte compares (container
-/// tags' attributes average 46 bytes).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub(super) fn first_gt_avx2(html: &[u8], from: usize) -> Option<(Option<usize>, bool)> {
-    use avx2::splat;
-    use std::arch::x86_64::*;
-    first_gt_by::<64>(html, from, |chunk| {
-        // SAFETY: the loads read the 64 bytes of `chunk`.
-        let (lo, hi) = unsafe {
-            let p = chunk.as_ptr();
-            (
-                _mm256_loadu_si256(p.cast()),
-                _mm256_loadu_si256(p.add(32).cast()),
-            )
-        };
-        let mask = |b: u8| {
-            let lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, splat(b))) as u32;
-            let hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, splat(b))) as u32;
-            u64::from(lo) | u64::from(hi) << 32
-        };
-        [mask(b'>'), mask(b'"'), mask(b'\'')]
-    })
-}
-
-/// `tags::next_closing_start` 64 positions a step, each `<` compared with the
-/// byte after it from a load one byte on; `Err` with where to go on when
-/// fewer than 65 bytes are left.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub(super) fn closing_start_avx2(html: &[u8], mut at: usize) -> Result<usize, usize> {
-    use avx2::splat;
-    use std::arch::x86_64::*;
-    while let Some(bytes) = html.get(at..).and_then(|rest| rest.first_chunk::<65>()) {
-        let pair = |i: usize| {
-            // SAFETY: the loads read bytes `i .. i + 33` of the 65 of `bytes`.
-            let (lt, slash) = unsafe {
-                let p = bytes.as_ptr().add(i);
-                (
-                    _mm256_loadu_si256(p.cast()),
-                    _mm256_loadu_si256(p.add(1).cast()),
-                )
-            };
-            _mm256_and_si256(
-                _mm256_cmpeq_epi8(lt, splat(b'<')),
-                _mm256_cmpeq_epi8(slash, splat(b'/')),
-            )
-        };
-        let (lo, hi) = (pair(0), pair(32));
-        if _mm256_testz_si256(_mm256_or_si256(lo, hi), _mm256_or_si256(lo, hi)) == 0 {
-            let mask = u64::from(_mm256_movemask_epi8(lo) as u32)
-                | u64::from(_mm256_movemask_epi8(hi) as u32) << 32;
-            return Ok(at + mask.trailing_zeros() as usize);
-        }
-        at += 64;
-    }
-    Err(at)
+/// The mask of the positions of `bytes` (one vector and a byte) where `</`
+/// starts.
+#[inline(always)]
+fn lt_slash<I: Isa>(isa: I, bytes: &[u8]) -> I::Bytes {
+    I::Bytes::load(isa, bytes).eq(b'<') & I::Bytes::load(isa, &bytes[1..]).eq(b'/')
 }
 
 /// Per-byte classes of one 64-byte block, one bit per byte.
@@ -275,68 +199,6 @@ pub fn is_content_byte(b: u8) -> bool {
     !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0C) && (b & 0xC0) != 0x80
 }
 
-#[cfg(target_arch = "x86_64")]
-#[inline]
-unsafe fn classify_sse2(block: &[u8; BLOCK]) -> BlockMasks {
-    use std::arch::x86_64::*;
-    let splat = |b: u8| _mm_set1_epi8(b as i8);
-    let (lt_c, amp_c, sp, tab, lf, cr, ff) = (
-        splat(b'<'),
-        splat(b'&'),
-        splat(b' '),
-        splat(b'\t'),
-        splat(b'\n'),
-        splat(b'\r'),
-        splat(0x0C),
-    );
-    let (top2, cont, lead) = (splat(0xC0), splat(0x80), splat(0xC0));
-    let mut m = BlockMasks::default();
-    for lane in 0..4 {
-        let v = _mm_loadu_si128(block.as_ptr().add(lane * 16).cast());
-        let bits = |x: __m128i| (_mm_movemask_epi8(x) as u32 as u64) << (lane * 16);
-        let ws = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, tab)),
-            _mm_or_si128(
-                _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)),
-                _mm_cmpeq_epi8(v, ff),
-            ),
-        );
-        let high = _mm_and_si128(v, top2);
-        let not_content = _mm_or_si128(ws, _mm_cmpeq_epi8(high, cont));
-        m.lt |= bits(_mm_cmpeq_epi8(v, lt_c));
-        m.amp |= bits(_mm_cmpeq_epi8(v, amp_c));
-        m.content |= bits(_mm_xor_si128(not_content, _mm_set1_epi8(-1)));
-        m.non_ascii |= bits(_mm_cmpeq_epi8(high, lead));
-    }
-    m
-}
-
-/// [`classify_sse2`] 32 bytes at a time.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn classify_avx2(block: &[u8; BLOCK]) -> BlockMasks {
-    use avx2::splat;
-    use std::arch::x86_64::*;
-    let mut m = BlockMasks::default();
-    for lane in 0..2 {
-        let v = _mm256_loadu_si256(block.as_ptr().add(lane * 32).cast());
-        let bits = |x: __m256i| (_mm256_movemask_epi8(x) as u32 as u64) << (lane * 32);
-        let eq = |b: u8| _mm256_cmpeq_epi8(v, splat(b));
-        let ws = _mm256_or_si256(
-            _mm256_or_si256(eq(b' '), eq(b'\t')),
-            _mm256_or_si256(_mm256_or_si256(eq(b'\n'), eq(b'\r')), eq(0x0C)),
-        );
-        let high = _mm256_and_si256(v, splat(0xC0));
-        let not_content = _mm256_or_si256(ws, _mm256_cmpeq_epi8(high, splat(0x80)));
-        m.lt |= bits(eq(b'<'));
-        m.amp |= bits(eq(b'&'));
-        m.content |= bits(_mm256_xor_si256(not_content, splat(0xFF)));
-        m.non_ascii |= bits(_mm256_cmpeq_epi8(high, splat(0xC0)));
-    }
-    m
-}
-
 /// The fast kernel: classifies the 64 bytes from where a run starts (an
 /// unaligned block) and counts the run with popcount, 64 bytes a step.
 /// Runs between tags are mostly short, so a run seldom needs a second
@@ -347,7 +209,7 @@ pub struct BlockCounter<I: Isa = Baseline>(pub I);
 
 /// The masks of the (at most) 64 bytes of `html` from `from`, bits past the
 /// input's end cleared.
-#[inline]
+#[inline(always)]
 fn masks_at<I: Isa>(isa: I, html: &[u8], from: usize) -> BlockMasks {
     let tail = html.get(from..).unwrap_or_default();
     match tail.first_chunk::<BLOCK>() {
@@ -375,7 +237,9 @@ impl<I: Isa> TextCounter for BlockCounter<I> {
         self.0
     }
 
-    #[inline]
+    // Always inlined: into the copy of the loop that calls it, whose
+    // instructions the classifier needs.
+    #[inline(always)]
     fn text_run(&self, html: &[u8], from: usize) -> TextRun {
         let mut run = TextRun {
             end: html.len(),

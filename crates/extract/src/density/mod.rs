@@ -42,7 +42,7 @@ pub enum Cleaning {
 /// A byte-class table: `true` for each of `bytes`, built in `const`
 /// context. The scalar definitions the SIMD byte classifiers are tested
 /// against (and run on targets other than x86_64) look bytes up in these.
-#[cfg(any(test, not(target_arch = "x86_64")))]
+#[cfg(test)]
 const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut table = [false; 256];
     let mut i = 0;

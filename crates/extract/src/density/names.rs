@@ -33,9 +33,8 @@ fn key(window: &[u8; WINDOW], len: usize) -> Key {
 }
 
 /// Bit `i` set when `window[i]` is in `set`: one byte at a time, the
-/// definition the SSE2 masks over a window are tested against (and what
-/// runs on targets other than x86_64).
-#[cfg(any(test, not(target_arch = "x86_64")))]
+/// definition the vector masks over a window are tested against.
+#[cfg(test)]
 pub(super) fn mask_in(window: &[u8; WINDOW], set: &[bool; 256]) -> u32 {
     window.iter().enumerate().fold(0, |mask, (i, &b)| {
         mask | u32::from(set[usize::from(b)]) << i

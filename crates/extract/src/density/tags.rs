@@ -8,7 +8,7 @@
 //! browsers do: a `>` inside one (`data-playlist="[{&quot;html&quot;:…<p>…"`)
 //! would otherwise turn the rest of the value into page text.
 
-use super::kernel::{Isa, Kernels, Task};
+use super::kernel::{Baseline, Isa, Kernels, Task, Vector, V128};
 use super::names::{self, Key, Table, WINDOW};
 use super::Cleaning;
 use memchr::{memchr, memchr3, memmem::Finder};
@@ -383,7 +383,7 @@ fn open_tag_end_with<I: Isa>(html: &[u8], from: usize, isa: I) -> usize {
 /// The first `>` at or after `from`, and whether the quotes (`"` and `'`
 /// each) before it pair up: the definition, and the vector version's
 /// fallback within 32 bytes of the end of the page.
-pub(super) fn first_gt_scalar(html: &[u8], from: usize) -> (Option<usize>, bool) {
+fn first_gt_scalar(html: &[u8], from: usize) -> (Option<usize>, bool) {
     let rest = html.get(from..).unwrap_or_default();
     let gt = memchr(b'>', rest);
     let before = rest.get(..gt.unwrap_or(rest.len())).unwrap_or_default();
@@ -431,7 +431,7 @@ struct Name {
 }
 
 /// Element-name bytes: ASCII letters, digits, `-` and `:`.
-#[cfg(any(test, not(target_arch = "x86_64")))]
+#[cfg(test)]
 static NAME_BYTE: [bool; 256] =
     super::byte_set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-:");
 
@@ -443,34 +443,14 @@ fn read_name(bytes: &[u8]) -> Name {
     Name { len, key }
 }
 
-/// Bit `i` set when `window[i]` is an element-name byte.
+/// Bit `i` set when `window[i]` is an element-name byte: an ASCII letter
+/// or digit, `:` or `-`.
 #[inline]
 fn name_bytes(window: &[u8; WINDOW]) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: SSE2 is part of the x86_64 baseline.
-        unsafe { name_bytes_sse2(window) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        names::mask_in(window, &NAME_BYTE)
-    }
-}
-
-/// [`name_bytes`] with SSE2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-#[inline]
-fn name_bytes_sse2(window: &[u8; WINDOW]) -> u32 {
-    use super::kernel::sse2::{in_range, splat};
-    use std::arch::x86_64::*;
-    // SAFETY: the load reads exactly the 16 bytes of `window`.
-    let v = unsafe { _mm_loadu_si128(window.as_ptr().cast()) };
-    let letter = in_range(_mm_or_si128(v, splat(0x20)), b'a', 26);
-    let digit_or_colon = in_range(v, b'0', 11);
-    let dash = _mm_cmpeq_epi8(v, splat(b'-'));
-    let name = _mm_or_si128(_mm_or_si128(letter, digit_or_colon), dash);
-    _mm_movemask_epi8(name) as u32
+    let v = V128::load(Baseline, window);
+    let letter = v.or_byte(0x20).in_range(b'a', 26);
+    let digit_or_colon = v.in_range(b'0', 11);
+    (letter | digit_or_colon | v.eq(b'-')).mask()
 }
 
 /// The element names given a class other than [`TagClass::Inline`].
@@ -613,7 +593,9 @@ fn unclosed_tag(open_end: usize, kind: SkipKind, html: &[u8]) -> Tag {
 }
 
 /// The byte range of the first `</name…>` at or after `from` (ASCII
-/// case-insensitive).
+/// case-insensitive). Inlined into [`skip_element`]'s copy for `isa`, whose
+/// instructions its kernel needs.
+#[inline(always)]
 fn find_closing<I: Isa>(html: &[u8], from: usize, name: &[u8], isa: I) -> Option<(usize, usize)> {
     let mut at = from;
     loop {
@@ -631,7 +613,7 @@ fn find_closing<I: Isa>(html: &[u8], from: usize, name: &[u8], isa: I) -> Option
 }
 
 /// The first `</` at or after `at`.
-#[inline]
+#[inline(always)]
 fn next_closing_start<I: Isa>(html: &[u8], at: usize, isa: I) -> Option<usize> {
     match isa.closing_start(html, at) {
         Ok(found) => Some(found),
@@ -676,7 +658,6 @@ mod tests {
             });
         }
 
-        #[cfg(target_arch = "x86_64")]
         #[test]
         fn gt_search_equals_scalar(html in "[a=\"' ]{0,150}[a=>\"' ]{0,50}", from in 0usize..200) {
             let html = html.as_bytes();

@@ -7,7 +7,7 @@
 //! turned into newlines and table cells into spaces, so the output reads as
 //! paragraphs.
 
-use super::kernel::{self, BlockCounter, Isa, TextCounter};
+use super::kernel::{self, Baseline, BlockCounter, Isa, TextCounter, Vector, V128};
 use super::scan::{LinkRule, Rules};
 use super::tags::{self, Markup, TagClass};
 use memchr::memchr;
@@ -31,22 +31,19 @@ fn space_masks(chunk: &[u8]) -> (u64, u64) {
         })
 }
 
-/// The masks of [`space_masks`] for one 16-byte lane.
+/// The masks of [`space_masks`] for one 16-byte lane: ASCII whitespace
+/// and the lead bytes of the other spaces [`may_be_space`] names.
 #[inline]
 fn lane_masks(lane: &[u8; 16]) -> (u64, u64) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: SSE2 is part of the x86_64 baseline.
-        unsafe { lane_masks_sse2(lane) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        lane_masks_scalar(lane)
-    }
+    let v = V128::load(Baseline, lane);
+    let space = v.eq(b' ');
+    let ascii = space | v.in_range(b'\t', 5);
+    let lead = v.eq(0xC2) | v.in_range(0xE1, 3);
+    (u64::from((ascii | lead).mask()), u64::from(space.mask()))
 }
 
 /// [`lane_masks`] one byte at a time: the definition.
-#[cfg(any(test, not(target_arch = "x86_64")))]
+#[cfg(test)]
 fn lane_masks_scalar(lane: &[u8; 16]) -> (u64, u64) {
     lane.iter()
         .enumerate()
@@ -56,21 +53,6 @@ fn lane_masks_scalar(lane: &[u8; 16]) -> (u64, u64) {
                 space | u64::from(b == b' ') << i,
             )
         })
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-#[inline]
-fn lane_masks_sse2(lane: &[u8; 16]) -> (u64, u64) {
-    use super::kernel::sse2::{in_range, splat};
-    use std::arch::x86_64::*;
-    // SAFETY: the load reads exactly the 16 bytes of `lane`.
-    let v = unsafe { _mm_loadu_si128(lane.as_ptr().cast()) };
-    let is_space = _mm_cmpeq_epi8(v, splat(b' '));
-    let ascii = _mm_or_si128(is_space, in_range(v, b'\t', 5));
-    let lead = _mm_or_si128(_mm_cmpeq_epi8(v, splat(0xC2)), in_range(v, 0xE1, 3));
-    let bits = |x: __m128i| u64::from(_mm_movemask_epi8(x) as u32);
-    (bits(_mm_or_si128(ascii, lead)), bits(is_space))
 }
 
 /// What separates the next word from the text written so far.

@@ -248,7 +248,7 @@ proptest::proptest! {
 }
 
 /// Every byte value at every position of a block is classified as
-/// `ascii_classes` says, the SSE2 way as the scalar way.
+/// `ascii_classes` says, the vector way as the scalar way.
 #[test]
 fn ascii_block_classes_every_byte_as_the_table() {
     let classes = ascii_classes();

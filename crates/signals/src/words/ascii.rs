@@ -2,6 +2,7 @@
 //! plain words counted in bulk.
 
 use super::*;
+use crawlsift_simd::{Baseline, Vector, V128};
 
 /// The offset of the first byte of `bytes` that is not ASCII, eight bytes
 /// at a time.
@@ -241,54 +242,30 @@ pub(crate) fn with_block<T>(bytes: &[u8], at: usize, classify: impl FnOnce(&[u8;
     }
 }
 
-/// The [`AsciiMasks`] of `block`.
-#[cfg(target_arch = "x86_64")]
+/// The [`AsciiMasks`] of `block`, 16 bytes at a time.
 #[inline]
 pub(super) fn ascii_masks(block: &[u8; 64]) -> AsciiMasks {
-    // SAFETY: SSE2 is part of the x86_64 baseline.
-    unsafe { ascii_masks_sse2(block) }
-}
-
-/// [`ascii_masks`] 16 bytes at a time.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-pub(super) unsafe fn ascii_masks_sse2(block: &[u8; 64]) -> AsciiMasks {
-    use std::arch::x86_64::*;
-    let splat = |b: u8| _mm_set1_epi8(b as i8);
-    // Signed compares: a byte from 0x80 is negative, in no range.
-    let within = |x: __m128i, lo: u8, hi: u8| {
-        _mm_and_si128(
-            _mm_cmpgt_epi8(x, splat(lo - 1)),
-            _mm_cmpgt_epi8(splat(hi + 1), x),
-        )
-    };
     let mut m = AsciiMasks::default();
-    for lane in 0..4 {
-        // The load reads 16 bytes of `block`.
-        let v = _mm_loadu_si128(block.as_ptr().add(lane * 16).cast());
-        let bits = |x: __m128i| u64::from(_mm_movemask_epi8(x) as u16) << (lane * 16);
-        let letter = within(_mm_or_si128(v, splat(0x20)), b'a', b'z');
-        let alnum = _mm_or_si128(letter, within(v, b'0', b'9'));
-        let space = _mm_or_si128(within(v, 0x09, 0x0d), within(v, 0x1c, 0x20));
-        let eq = |b: u8| _mm_cmpeq_epi8(v, splat(b));
-        let joint = _mm_or_si128(
-            _mm_or_si128(_mm_or_si128(eq(b':'), eq(b',')), eq(b';')),
-            _mm_or_si128(eq(b'\''), eq(b'/')),
-        );
+    for (lane, bytes) in block.chunks_exact(16).enumerate() {
+        let v = V128::load(Baseline, bytes);
+        let bits = |x: V128| u64::from(x.mask()) << (lane * 16);
+        let letter = v.or_byte(0x20).in_ascii_range(b'a', b'z');
+        let alnum = letter | v.in_ascii_range(b'0', b'9');
+        let space = v.in_ascii_range(0x09, 0x0d) | v.in_ascii_range(0x1c, 0x20);
+        let joint = v.eq(b':') | v.eq(b',') | v.eq(b';') | v.eq(b'\'') | v.eq(b'/');
         m.letter |= bits(letter);
         m.alnum |= bits(alnum);
         m.space |= bits(space);
-        m.dot |= bits(eq(b'.'));
-        m.underscore |= bits(eq(b'_'));
+        m.dot |= bits(v.eq(b'.'));
+        m.underscore |= bits(v.eq(b'_'));
         m.joint |= bits(joint);
-        m.hyphen |= bits(eq(b'-'));
+        m.hyphen |= bits(v.eq(b'-'));
     }
     m
 }
 
-/// The [`AsciiMasks`] of `block`, byte by byte: the definition, and the
-/// version of targets without SSE2.
-#[cfg(any(test, not(target_arch = "x86_64")))]
+/// The [`AsciiMasks`] of `block`, byte by byte: the definition.
+#[cfg(test)]
 pub(super) fn ascii_masks_scalar(block: &[u8; 64]) -> AsciiMasks {
     let mut m = AsciiMasks::default();
     for (k, &b) in block.iter().enumerate() {
@@ -316,12 +293,6 @@ pub(super) fn ascii_masks_scalar(block: &[u8; 64]) -> AsciiMasks {
         }
     }
     m
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-pub(super) fn ascii_masks(block: &[u8; 64]) -> AsciiMasks {
-    ascii_masks_scalar(block)
 }
 
 /// The length of the run of ASCII letters and digits that starts at

@@ -1,5 +1,7 @@
 //! Python's `str.splitlines`, its line breaks found 16 bytes at a time.
 
+use crawlsift_simd::{Baseline, Vector, V128};
+
 /// Python's `str.splitlines()`: lines split at `\n`, `\r\n`, `\r`, `\v`, `\f`,
 /// U+001C–U+001E, U+0085, U+2028, U+2029; no empty last line after a final
 /// break.
@@ -81,35 +83,19 @@ pub(super) fn break_candidates(bytes: &[u8], at: usize) -> u32 {
     break_candidates_in(&block)
 }
 
-#[cfg(target_arch = "x86_64")]
+/// [`break_candidates`] of a whole block.
 #[inline(always)]
 pub(super) fn break_candidates_in(block: &[u8; 16]) -> u32 {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86_64 baseline; the load reads the 16
-    // bytes of `block`.
-    unsafe {
-        let v = _mm_loadu_si128(block.as_ptr().cast());
-        // Below 0x20, unsigned: the minimum of v and 0x1F is v.
-        let below = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
-        let c2 = _mm_cmpeq_epi8(v, _mm_set1_epi8(0xc2u8 as i8));
-        let e2 = _mm_cmpeq_epi8(v, _mm_set1_epi8(0xe2u8 as i8));
-        _mm_movemask_epi8(_mm_or_si128(below, _mm_or_si128(c2, e2))) as u32
-    }
+    let v = V128::load(Baseline, block);
+    (v.at_most(0x1f) | v.eq(0xc2) | v.eq(0xe2)).mask()
 }
 
-/// [`break_candidates_in`] byte by byte: the definition, and the version
-/// of targets without SSE2.
-#[cfg(any(test, not(target_arch = "x86_64")))]
+/// [`break_candidates_in`] byte by byte: the definition.
+#[cfg(test)]
 pub(super) fn break_candidates_scalar(block: &[u8; 16]) -> u32 {
     block
         .iter()
         .enumerate()
         .filter(|&(_, &b)| b < 0x20 || b == 0xc2 || b == 0xe2)
         .fold(0, |bits, (k, _)| bits | 1 << k)
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-pub(super) fn break_candidates_in(block: &[u8; 16]) -> u32 {
-    break_candidates_scalar(block)
 }

@@ -2,6 +2,7 @@
 //! that count them.
 
 use super::*;
+use crawlsift_simd::{Baseline, Vector, V128};
 
 /// One token of [`words`] with what the rules need of it.
 #[derive(Clone, Copy, Debug)]
@@ -207,34 +208,19 @@ pub(super) fn next_cut(bytes: &[u8], from: usize) -> usize {
         .unwrap_or(bytes.len())
 }
 
-/// Bit k: a [`cut_before`] `block[k + 1]` ([`next_cut`]).
-#[cfg(target_arch = "x86_64")]
+/// Bit k: a [`cut_before`] `block[k + 1]` ([`next_cut`]): after a line
+/// feed, or after a space before a word byte (ASCII, no space).
 #[inline]
 pub(super) fn cuts_in(block: &[u8; 17]) -> u32 {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86_64 baseline; the loads read bytes 0
-    // to 15 and 1 to 16 of `block`.
-    unsafe {
-        let before = _mm_loadu_si128(block.as_ptr().cast());
-        let at = _mm_loadu_si128(block.as_ptr().add(1).cast());
-        let bits = |x: __m128i| _mm_movemask_epi8(x) as u32;
-        let line_feed = bits(_mm_cmpeq_epi8(before, _mm_set1_epi8(b'\n' as i8)));
-        let space = bits(_mm_cmpeq_epi8(before, _mm_set1_epi8(b' ' as i8)));
-        // ASCII (high bit clear) and no space.
-        let word = !bits(at) & !bits(_mm_cmpeq_epi8(at, _mm_set1_epi8(b' ' as i8)));
-        (line_feed | space & word) & 0xFFFF
-    }
+    let before = V128::load(Baseline, block);
+    let at = V128::load(Baseline, &block[1..]);
+    // `at`'s top bits: the bytes outside ASCII.
+    let word = !(at.mask() | at.eq(b' ').mask());
+    (before.eq(b'\n').mask() | before.eq(b' ').mask() & word) & 0xFFFF
 }
 
-/// [`cuts_in`] byte by byte: the definition, and the version of targets
-/// without SSE2.
-#[cfg(any(test, not(target_arch = "x86_64")))]
+/// [`cuts_in`] byte by byte: the definition.
+#[cfg(test)]
 pub(super) fn cuts_in_scalar(block: &[u8; 17]) -> u32 {
     (0..16).fold(0, |cuts, k| cuts | u32::from(cut_before(block, k + 1)) << k)
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-pub(super) fn cuts_in(block: &[u8; 17]) -> u32 {
-    cuts_in_scalar(block)
 }
