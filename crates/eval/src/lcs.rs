@@ -14,11 +14,6 @@ pub struct Lcs {
 }
 
 impl Lcs {
-    /// Empty buffers, grown on first use.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// The length of the longest common subsequence of `a` and `b`.
     ///
     /// Token ids index a table sized by the largest id of the shorter
@@ -86,7 +81,7 @@ mod tests {
 
     #[test]
     fn hand_examples() {
-        let mut lcs = Lcs::new();
+        let mut lcs = Lcs::default();
         assert_eq!(lcs.length(&[], &[1, 2]), 0);
         assert_eq!(lcs.length(&[1, 2, 3], &[1, 2, 3]), 3);
         // ABCBDAB vs BDCABA: 4 (e.g. BCBA).
@@ -99,7 +94,7 @@ mod tests {
         // 200 tokens: carries must travel across four 64-bit words.
         let a: Vec<u32> = (0..200).map(|i| i % 3).collect();
         let b: Vec<u32> = (0..150).map(|i| (i * 7 + 1) % 3).collect();
-        assert_eq!(Lcs::new().length(&a, &b), lcs_dp(&a, &b));
+        assert_eq!(Lcs::default().length(&a, &b), lcs_dp(&a, &b));
     }
 
     proptest! {
@@ -108,7 +103,7 @@ mod tests {
             a in proptest::collection::vec(0u32..4, 0..300),
             b in proptest::collection::vec(0u32..6, 0..300),
         ) {
-            let mut lcs = Lcs::new();
+            let mut lcs = Lcs::default();
             let expected = lcs_dp(&a, &b);
             prop_assert_eq!(lcs.length(&a, &b), expected);
             prop_assert_eq!(lcs.length(&b, &a), expected);

@@ -5,11 +5,11 @@
 #![warn(missing_docs)]
 
 pub mod dataset;
-pub mod lcs;
+mod lcs;
 pub mod metric;
 pub mod runner;
 pub mod table;
-pub mod tokenize;
+mod tokenize;
 
 pub use dataset::{Dataset, Page};
 pub use metric::{Score, Scorer};

@@ -22,11 +22,6 @@ pub struct Tokenizer {
 }
 
 impl Tokenizer {
-    /// A tokenizer with an empty normalisation buffer.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Calls `f` with every token of `text`, in order. Case and punctuation
     /// are kept: a token is one kana/Han character or a maximal run of
     /// characters that are neither whitespace nor kana/Han.
@@ -77,7 +72,7 @@ mod tests {
 
     fn tokens(text: &str) -> Vec<String> {
         let mut out = Vec::new();
-        Tokenizer::new().for_each_token(text, |t| out.push(t.to_string()));
+        Tokenizer::default().for_each_token(text, |t| out.push(t.to_string()));
         out
     }
 

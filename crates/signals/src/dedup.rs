@@ -540,7 +540,7 @@ fn parameters() -> &'static ([u64; HASHES], [u64; HASHES]) {
 /// has no punctuation left): the space-separated chunks, with every
 /// character that is neither a letter nor a digit (`★`, `®`, `£`, `‘`) a
 /// token of its own. A run of Han or kana stays one word, as in spaCy's
-/// English tokenizer (unlike [`words::words`]).
+/// English tokenizer (unlike the UAX #29 split of the rule sets).
 fn shingle_words(simplified: &str) -> impl Iterator<Item = &str> {
     simplified
         .split(' ')

@@ -18,8 +18,7 @@ use serde::Serialize;
 pub const LINE_PUNCT_THR: f64 = 0.12;
 /// `short_line_thr`.
 pub const SHORT_LINE_THR: f64 = 0.67;
-/// `short_line_length`.
-pub use crate::lines::SHORT_LINE_LENGTH;
+// `short_line_length`: `crate::lines::SHORT_LINE_LENGTH`.
 /// `char_duplicates_ratio`.
 pub const CHAR_DUPLICATES_RATIO: f64 = 0.01;
 /// `new_line_ratio`.
@@ -32,7 +31,8 @@ pub struct FineWebSignals {
     pub lines: usize,
     /// Fraction of lines ending in sentence-terminal punctuation.
     pub line_punct_ratio: f64,
-    /// Fraction of lines of at most [`SHORT_LINE_LENGTH`] characters.
+    /// Fraction of lines of at most 30 characters (datatrove's
+    /// `short_line_length`).
     pub short_line_ratio: f64,
     /// Fraction of the characters (newlines not counted) in lines that
     /// repeat an earlier line.

@@ -41,8 +41,7 @@ pub mod quality {
     pub const MIN_ALPHA_WORDS_RATIO: f64 = 0.8;
     /// `min_stop_words`: fewer distinct stop words fail `gopher_enough_stop_words`.
     pub const MIN_STOP_WORDS: usize = 2;
-    /// `STOP_WORDS` (case-sensitive, as datatrove compares them).
-    pub use crate::stop_words::STOP_WORDS;
+    // `STOP_WORDS`: `crate::stop_words::STOP_WORDS`.
 }
 
 /// `GopherRepetitionFilter`'s parameters (Table A1 of the paper).

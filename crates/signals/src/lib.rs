@@ -3,8 +3,9 @@
 //! repetition, C4, FineWeb, with datatrove's parameters and reason names),
 //! and duplicate keys (an exact key and a MinHash signature).
 //!
-//! [`Analyser::analyse`] reads a text once for the words (UAX #29, see
-//! [`words`]) and a few times for lines; its buffers are reused from text to
+//! [`Analyser::analyse`] reads a text once for the words (the word
+//! boundaries of UAX #29 with the spaCy rules that change English counts)
+//! and a few times for lines; its buffers are reused from text to
 //! text, so a worker keeps one [`Analyser`].
 //!
 //! ```
@@ -16,15 +17,24 @@
 
 #![warn(missing_docs)]
 
-pub mod c4;
+mod c4;
+// The dedup keys' parts are public with the `internals` feature, for the
+// example that times them alone; the API is `Analyser`.
+#[cfg(feature = "internals")]
 pub mod dedup;
-pub mod fineweb;
-pub mod gopher;
+#[cfg(not(feature = "internals"))]
+mod dedup;
+mod fineweb;
+mod gopher;
 pub mod lang;
 mod lines;
 mod stop_words;
 mod table;
-pub mod words;
+mod words;
+
+pub use c4::C4Signals;
+pub use fineweb::FineWebSignals;
+pub use gopher::{QualitySignals, RepetitionSignals};
 
 use serde::{Serialize, Serializer};
 
@@ -50,7 +60,8 @@ pub struct Analysis {
     /// Every rule set's decision; `None` unless [`Config::signals`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filters: Option<Filters>,
-    /// xxHash64 of the normalised text (see [`dedup`]), as 16 hex digits.
+    /// xxHash64 of the text normalised as datatrove's `simplify_text`
+    /// normalises it, as 16 hex digits.
     #[serde(
         skip_serializing_if = "Option::is_none",
         serialize_with = "serialize_key"
@@ -73,13 +84,13 @@ fn serialize_key<S: Serializer>(key: &Option<u64>, s: S) -> Result<S::Ok, S::Err
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Signals {
     /// Gopher quality's values.
-    pub gopher_quality: gopher::QualitySignals,
+    pub gopher_quality: QualitySignals,
     /// Gopher repetition's values.
-    pub gopher_repetition: gopher::RepetitionSignals,
+    pub gopher_repetition: RepetitionSignals,
     /// C4's values.
-    pub c4: c4::C4Signals,
+    pub c4: C4Signals,
     /// FineWeb's values.
-    pub fineweb: fineweb::FineWebSignals,
+    pub fineweb: FineWebSignals,
 }
 
 /// Per rule set, `None` when the text passes, else the name of the first

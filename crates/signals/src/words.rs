@@ -38,8 +38,9 @@ mod tokens;
 pub(crate) use ascii::*;
 pub(crate) use chars::*;
 pub(crate) use hashes::*;
+#[cfg(test)]
+pub(crate) use segment::words;
 pub(crate) use segment::*;
-pub use segment::{words, Words};
 pub(crate) use simple::*;
 pub(crate) use splitlines::*;
 pub(crate) use tokens::*;

@@ -177,7 +177,7 @@ fn line_duplicates_give_gophers_and_finewebs_counts() {
                 .filter(|l| l.chars().last().is_some_and(|c| terminal.contains(c)))
                 .count(),
             fineweb
-                .filter(|l| l.chars().count() <= super::super::fineweb::SHORT_LINE_LENGTH)
+                .filter(|l| l.chars().count() <= crate::lines::SHORT_LINE_LENGTH)
                 .count(),
         );
         assert_eq!(
@@ -203,7 +203,7 @@ fn line_duplicates_give_gophers_and_finewebs_counts() {
 
 #[test]
 fn stop_word_bits_follow_the_list() {
-    for (i, word) in quality::STOP_WORDS.iter().enumerate() {
+    for (i, word) in crate::stop_words::STOP_WORDS.iter().enumerate() {
         assert_eq!(stop_word_bit(word.as_bytes()), 1 << i, "{word}");
     }
     for word in ["The", "th", "thee", "", "an", "with "] {
