@@ -3,7 +3,7 @@
 //! Sergey Potapov and whatlang's contributors; see `LICENSE`), rewritten for
 //! speed with the same results.
 //!
-//! Kept from whatlang: its model (the trigram profiles of `profiles.rs`, the
+//! Kept from whatlang: its model (the trigram profiles of `trigrams/profiles.rs`, the
 //! alphabets, the script ranges and the script → language tables, copied
 //! unchanged), its method (whatlang's default `Method::Combined`: script by
 //! counting letters, then for scripts of several languages a weighted sum of
@@ -37,7 +37,6 @@
 
 mod alphabets;
 mod lang;
-mod profiles;
 mod script;
 mod trigrams;
 

@@ -20,10 +20,14 @@
 //!   looks each profile trigram up in the text's map (≈ 11 000 look-ups for
 //!   the Latin script, however short the text).
 
-use crate::profiles::{
+// whatlang's layout: the profiles are a child of the trigram model, whose
+// `Trigram` they are made of.
+mod profiles;
+
+use crate::{is_stop_char, Lang, Script};
+use profiles::{
     LangProfileList, ARABIC_LANGS, CYRILLIC_LANGS, DEVANAGARI_LANGS, HEBREW_LANGS, LATIN_LANGS,
 };
-use crate::{is_stop_char, Lang, Script};
 use std::cmp::Reverse;
 use std::sync::LazyLock;
 
