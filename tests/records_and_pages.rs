@@ -64,6 +64,7 @@ fn run_with_cap(data: &[u8], cap: u64) -> (FileStats, Vec<serde_json::Value>) {
     let options = Options {
         retry: Default::default(),
         algorithm: Algorithm::DEFAULT,
+        page_timeout: Some(crawlsift::pipeline::DEFAULT_PAGE_TIMEOUT),
         workers: 2,
         max_record_bytes: cap,
         formatter: Formatter::new(Format::Jsonl, Compression::None),
