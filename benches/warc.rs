@@ -82,6 +82,7 @@ fn extract(path: &Path, workers: usize) -> u64 {
         max_record_bytes: 16 << 20,
         formatter: Formatter::new(Format::Jsonl, Compression::None),
         split_min_bytes: Split::new(workers).min_file_bytes,
+        markdown: None,
         signals: Default::default(),
     };
     let mut sink = NullSink(0);

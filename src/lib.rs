@@ -32,7 +32,7 @@ pub mod sinks;
 
 pub use crawlsift_extract as extract;
 pub use crawlsift_extract::{
-    algorithms, charset, http, Algorithm, Extraction, Extractor, PageTimeout,
+    algorithms, charset, http, Algorithm, Extraction, Extractor, MarkdownOptions, PageTimeout,
 };
 pub use crawlsift_signals as signals;
 pub use crawlsift_warc as warc;

@@ -91,6 +91,7 @@ fn extract(inputs: &[PathBuf], records: u64) {
         formatter: Formatter::new(Format::Jsonl, Compression::None),
         // One input, two workers: the gzip file is inflated in parts by two threads.
         split_min_bytes: 64 << 20,
+        markdown: None,
         signals: Default::default(),
     };
     for input in inputs {

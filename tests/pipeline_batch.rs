@@ -132,6 +132,7 @@ fn run(inputs: &[Input], workers: usize, sequential: bool) -> (Vec<FileStats>, V
         max_record_bytes: 16 << 20,
         formatter: Formatter::new(Format::Jsonl, Compression::None),
         split_min_bytes: u64::MAX,
+        markdown: None,
         signals: Default::default(),
     };
     let mut sink = Collect {

@@ -54,6 +54,7 @@ fn options() -> Options {
         max_record_bytes: 16 << 20,
         formatter: Formatter::new(Format::Jsonl, Compression::None),
         split_min_bytes: u64::MAX,
+        markdown: None,
         signals: Default::default(),
     }
 }

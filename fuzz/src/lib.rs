@@ -181,6 +181,7 @@ pub fn pipeline(input: Input, cap: u64) -> (FileStats, u64) {
         max_record_bytes: cap,
         formatter: Formatter::new(Format::Jsonl, Compression::None),
         split_min_bytes: u64::MAX,
+        markdown: None,
         signals: SignalOptions::default(),
     };
     let mut sink = Count::default();

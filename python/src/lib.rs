@@ -987,6 +987,7 @@ fn read_warc(
         // Rows, not serialised pages: each becomes a `Page` without a round trip.
         formatter: Formatter::new(Format::Parquet, Compression::None),
         split_min_bytes: split.min_file_bytes,
+        markdown: None,
         signals,
     };
     let (tx, rx) = bounded(PAGES_AHEAD);

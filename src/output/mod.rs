@@ -393,6 +393,7 @@ mod tests {
             algorithm: "addanag",
             lang: Some("de"),
             lang_score: 0.5,
+            markdown: None,
             signals: None,
             filters: None,
             exact_key: None,

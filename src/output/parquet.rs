@@ -37,9 +37,13 @@ pub fn base_schema() -> String {
     schema
 }
 
-/// The optional columns (`crawlsift extract --signals`, `--minhash`).
+/// The optional columns (`crawlsift extract --markdown`, `--signals`,
+/// `--minhash`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Columns {
+    /// `markdown`: a nullable string (null for algorithms that render no
+    /// Markdown).
+    pub markdown: bool,
     /// `signals` (a struct: per rule set its raw values, with the JSONL
     /// names and nesting), the flat nullable strings `filter_gopher_quality`,
     /// `filter_gopher_repetition`, `filter_c4`, `filter_fineweb`, and
@@ -79,6 +83,7 @@ enum LeafKind {
 /// A column after [`FIELDS`]' (the optional analyses).
 #[derive(Debug, Clone)]
 enum Extra {
+    Markdown,
     Signal(SignalLeaf),
     Filter(usize),
     ExactKey,
@@ -156,6 +161,10 @@ fn describe(
 fn layout(columns: Columns) -> (String, Vec<Extra>) {
     let mut schema = base_schema().trim_end_matches('}').to_owned();
     let mut extra = Vec::new();
+    if columns.markdown {
+        schema.push_str("optional binary markdown (STRING);\n");
+        extra.push(Extra::Markdown);
+    }
     if columns.signals {
         let (group, leaves) = signal_layout();
         schema.push_str(&group);
@@ -253,10 +262,10 @@ impl<W: Write + Send> ParquetWriter<W> {
             .set_created_by(format!("crawlsift {}", env!("CARGO_PKG_VERSION")));
         // Long, mostly distinct strings: a dictionary only costs time, and
         // min/max statistics of page texts help no query.
-        for column in ["url", "warc_record_id", "title", "text"] {
+        for column in ["url", "warc_record_id", "title", "text", "markdown"] {
             props = props.set_column_dictionary_enabled(ColumnPath::from(column), false);
         }
-        for column in ["title", "text"] {
+        for column in ["title", "text", "markdown"] {
             props = props
                 .set_column_statistics_enabled(ColumnPath::from(column), EnabledStatistics::None);
         }
@@ -442,6 +451,20 @@ fn write_extra(
         (values, levels)
     };
     match extra {
+        Extra::Markdown => {
+            let mut values = Vec::with_capacity(rows.len());
+            for r in rows.iter_mut() {
+                // Moved out, as the table's strings are.
+                match r.markdown.take() {
+                    Some(markdown) => values.push(markdown),
+                    None => return Err(missing("markdown", r)),
+                }
+            }
+            let (values, levels) = strings(values);
+            writer
+                .typed::<ByteArrayType>()
+                .write_batch(&values, Some(&levels), None)?;
+        }
         Extra::Filter(i) => {
             let mut values = Vec::with_capacity(rows.len());
             for r in rows.iter() {
@@ -579,6 +602,7 @@ fn row_bytes(r: &PageRow) -> usize {
         + r.charset.len()
         + r.title.len()
         + r.text.len()
+        + r.markdown.as_ref().and_then(Option::as_ref).map_or(0, String::len)
         + r.algorithm.len()
         + r.lang.as_ref().map_or(0, String::len)
         // The signals' JSON tree: about 64 bytes per value.

@@ -55,6 +55,11 @@ pub struct Settings {
     pub minhash: bool,
     /// `--filter` as given (rule sets comma-separated; empty: none).
     pub filter: String,
+    /// `--markdown` and its options (`on`, `on+links`, `on+images`,
+    /// `on+links+images`; empty, as in sidecars of outputs made before
+    /// there was Markdown: off).
+    #[serde(default)]
+    pub markdown: String,
 }
 
 impl Settings {
@@ -71,7 +76,23 @@ impl Settings {
             signals: false,
             minhash: false,
             filter: String::new(),
+            markdown: String::new(),
         }
+    }
+
+    /// The settings with the run's Markdown options (`None`: no Markdown).
+    pub fn with_markdown(mut self, options: Option<crate::MarkdownOptions>) -> Self {
+        self.markdown = match options {
+            None => String::new(),
+            Some(o) => match (o.links, o.images) {
+                (false, false) => "on",
+                (true, false) => "on+links",
+                (false, true) => "on+images",
+                (true, true) => "on+links+images",
+            }
+            .into(),
+        };
+        self
     }
 
     /// The settings with the analysis options of the run.
@@ -117,6 +138,8 @@ impl Settings {
             }
         };
         differ("--filter", &filter(&self.filter), &filter(&run.filter));
+        let markdown = |m: &str| if m.is_empty() { "off".to_owned() } else { m.to_owned() };
+        differ("--markdown", &markdown(&self.markdown), &markdown(&run.markdown));
         out
     }
 }

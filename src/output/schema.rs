@@ -5,9 +5,10 @@
 //! follow. Adding a field is one line in the `page_schema!` table below,
 //! plus the code that computes it.
 //!
-//! The optional analyses (`signals`, `filters`, `exact_key`, `minhash`)
-//! come after the table's fields; they are nested or list values whose
-//! layout follows [`crate::signals`].
+//! The optional fields (`markdown`, and the analyses `signals`, `filters`,
+//! `exact_key`, `minhash`) come after the table's fields, present only
+//! when asked for; the analyses are nested or list values whose layout
+//! follows [`crate::signals`].
 
 use crate::signals::{Filters, Signals};
 use serde::Serialize;
@@ -249,12 +250,18 @@ macro_rules! page_schema {
     ($( #[doc = $doc:literal] $name:ident: $kind:ident, )*) => {
         /// One extracted page and where it came from: the fields of
         /// [`FIELDS`] in their order, then the optional analyses.
-        /// `signals`, `filters` and `exact_key` are left out of JSON when
+        /// `markdown` is left out of JSON when `None` (no `--markdown`;
+        /// `Some(None)`, written as `null`, for an algorithm that renders
+        /// no Markdown), `signals`, `filters` and `exact_key` when
         /// `None` (no `--signals`), `minhash` when `None` (no `--minhash`;
         /// `Some(None)` is a text of fewer than 5 words, written as `null`).
         #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
         pub struct Page<'a> {
             $( #[doc = $doc] pub $name: page_type!('a, $kind), )*
+            /// The main content as Markdown (headings, lists, tables, code,
+            /// math), the same regions as `text`.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub markdown: Option<Option<&'a str>>,
             /// The raw values of the rule sets.
             #[serde(skip_serializing_if = "Option::is_none")]
             pub signals: Option<&'a Signals>,
@@ -276,6 +283,9 @@ macro_rules! page_schema {
         #[derive(Debug, Clone, Default, PartialEq, Serialize)]
         pub struct PageRow {
             $( #[doc = $doc] pub $name: row_type!($kind), )*
+            /// See [`Page::markdown`].
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub markdown: Option<Option<String>>,
             /// See [`Page::signals`].
             #[serde(skip_serializing_if = "Option::is_none")]
             pub signals: Option<Signals>,
@@ -301,6 +311,7 @@ macro_rules! page_schema {
             pub fn to_row(&self) -> PageRow {
                 PageRow {
                     $( $name: Owned::to_row(self.$name), )*
+                    markdown: self.markdown.map(|m| m.map(str::to_owned)),
                     signals: self.signals.cloned(),
                     filters: self.filters,
                     exact_key: self.exact_key,
@@ -314,6 +325,7 @@ macro_rules! page_schema {
             pub fn as_page(&self) -> Page<'_> {
                 Page {
                     $( $name: Borrowed::as_page(&self.$name), )*
+                    markdown: self.markdown.as_ref().map(Option::as_deref),
                     signals: self.signals.as_ref(),
                     filters: self.filters,
                     exact_key: self.exact_key,

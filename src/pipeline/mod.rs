@@ -103,6 +103,9 @@ pub struct Options {
     /// `.warc.gz` files at least this big are inflated by several threads
     /// when there are fewer inputs being read than workers.
     pub split_min_bytes: u64,
+    /// Whether each page's Markdown is rendered too (`--markdown`), and
+    /// with what.
+    pub markdown: Option<crate::MarkdownOptions>,
     /// What is computed from each text besides its language, and which
     /// pages are dropped.
     pub signals: SignalOptions,

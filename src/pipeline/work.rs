@@ -147,6 +147,7 @@ pub(super) struct Worker {
     formatter: Formatter,
     analyser: Analyser,
     minhash: bool,
+    markdown: bool,
     filter: Vec<RuleSet>,
     max_record_bytes: usize,
     jobs: Receiver<Vec<Job>>,
@@ -162,7 +163,12 @@ impl Worker {
         pool: Sender<Vec<u8>>,
     ) -> Self {
         Worker {
-            extractor: Extractor::new(options.algorithm).with_page_timeout(options.page_timeout),
+            extractor: match options.markdown {
+                Some(markdown) => Extractor::new(options.algorithm)
+                    .with_page_timeout(options.page_timeout)
+                    .with_markdown(markdown),
+                None => Extractor::new(options.algorithm).with_page_timeout(options.page_timeout),
+            },
             decoder: PayloadDecoder::default(),
             formatter: options.formatter,
             analyser: {
@@ -179,6 +185,7 @@ impl Worker {
                 }
             },
             minhash: options.signals.minhash,
+            markdown: options.markdown.is_some(),
             filter: options.signals.filter.clone(),
             max_record_bytes: usize::try_from(options.max_record_bytes).unwrap_or(usize::MAX),
             jobs,
@@ -269,7 +276,7 @@ impl Worker {
             return Outcome::Skipped(Skipped::Binary);
         }
         let algorithm = self.extractor.algorithm();
-        let extraction = match self.extractor.try_extract(payload, charset) {
+        let extraction = match self.extractor.try_extract_at(payload, charset, Some(&job.url)) {
             Ok(extraction) => extraction,
             Err(timeout) => {
                 return Outcome::FailedWarn(
@@ -306,6 +313,8 @@ impl Worker {
             algorithm: algorithm.name(),
             lang: analysis.lang,
             lang_score: analysis.lang_score,
+            // Present with `--markdown` only.
+            markdown: self.markdown.then_some(extraction.markdown),
             // Present with `--signals` only (the analyser's `Config`).
             signals: analysis.signals.as_ref(),
             filters: analysis.filters,

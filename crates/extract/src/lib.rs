@@ -43,7 +43,7 @@ pub mod density;
 mod density;
 pub mod http;
 
-pub use algorithms::{Algorithm, Extraction, Extractor};
+pub use algorithms::{Algorithm, Extraction, Extractor, MarkdownOptions};
 pub use budget::PageTimeout;
 pub use density::Selection;
 

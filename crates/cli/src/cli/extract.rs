@@ -100,6 +100,20 @@ pub struct Args {
     /// and parquet.
     #[arg(long)]
     minhash: bool,
+    /// Add each page's main content as Markdown (`markdown`: headings,
+    /// lists, GFM tables, fenced code, math as LaTeX; the same regions as
+    /// `text`, which stays as it is) to jsonl and parquet. Null for the
+    /// element-based algorithms (ccb, accb, tccb, plain, bte, dsc, cetr,
+    /// density-moreno). WET and text output are unchanged.
+    #[arg(long)]
+    markdown: bool,
+    /// With --markdown: keep hyperlinks as [text](url), resolved against
+    /// the page's URL.
+    #[arg(long, requires = "markdown")]
+    markdown_links: bool,
+    /// With --markdown: give images as their alt text.
+    #[arg(long, requires = "markdown")]
+    markdown_images: bool,
     /// Drop the pages that fail any of these rule sets (comma-separated:
     /// gopher (= gopher_quality,gopher_repetition), gopher_quality,
     /// gopher_repetition, c4, fineweb); each dropped page is counted as
@@ -126,7 +140,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let mut inputs = expand_directories(inputs)?;
+    let markdown = args.markdown.then_some(crawlsift::MarkdownOptions {
+        links: args.markdown_links,
+        images: args.markdown_images,
+    });
     let formatter = Formatter::new(args.format, args.compress).with_columns(Columns {
+        markdown: args.markdown,
         signals: args.signals,
         minhash: args.minhash,
     });
@@ -151,6 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         max_record_bytes: args.max_record_bytes,
         formatter,
         split_min_bytes: args.split_min_bytes,
+        markdown,
         signals: SignalOptions {
             no_lang: args.no_lang,
             signals: args.signals,
@@ -173,7 +193,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let settings = Settings::new(args.algorithm, &formatter, args.max_record_bytes)
-        .with_signals(&options.signals);
+        .with_signals(&options.signals)
+        .with_markdown(markdown);
     // What becomes of each input, in order: read by this run (the index in
     // `todo`), or accounted for already (kept from an earlier run, or failed).
     let mut plan: Vec<Result<usize, FileStats>> = Vec::new();

@@ -37,6 +37,22 @@ pub struct Args {
     /// off.
     #[arg(long, default_value_t = crawlsift::pipeline::DEFAULT_PAGE_TIMEOUT.as_secs_f64(), value_name = "SECONDS", value_parser = super::page_timeout)]
     page_timeout: f64,
+    /// Print the main content as Markdown (headings, lists, GFM tables,
+    /// fenced code, math as LaTeX) instead of plain text; with --json, add
+    /// it as `markdown`. Null for the element-based algorithms.
+    #[arg(long)]
+    markdown: bool,
+    /// With --markdown: keep hyperlinks as [text](url), resolved against
+    /// --url.
+    #[arg(long, requires = "markdown")]
+    markdown_links: bool,
+    /// With --markdown: give images as their alt text.
+    #[arg(long, requires = "markdown")]
+    markdown_images: bool,
+    /// The URL the pages were fetched from, to resolve relative links
+    /// (--markdown-links).
+    #[arg(long, value_name = "URL")]
+    url: Option<String>,
 }
 
 /// A file's output as one JSON object.
@@ -52,6 +68,8 @@ struct JsonPage<'a> {
     regions: usize,
     selected_lines: Option<(usize, usize)>,
     selected_regions: Option<(usize, usize)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    markdown: Option<Option<&'a str>>,
     #[serde(flatten)]
     analysis: crawlsift::signals::Analysis,
 }
@@ -62,6 +80,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut extractor = Extractor::new(args.algorithm)
         .with_gap(args.gap)
         .with_page_timeout(timeout);
+        if args.markdown {
+        extractor = extractor.with_markdown(crawlsift::MarkdownOptions {
+            links: args.markdown_links,
+            images: args.markdown_images,
+        });
+    }
     let mut analyser = crawlsift::signals::Analyser::new(crawlsift::signals::Config {
         signals: args.signals,
         minhash: args.minhash,
@@ -77,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             failed += 1;
             continue;
         }
-        let page = match extractor.try_extract(&raw, None) {
+        let page = match extractor.try_extract_at(&raw, None, args.url.as_deref()) {
             Ok(page) => page,
             Err(timeout) => {
                 eprintln!(
@@ -101,6 +125,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 regions: page.regions,
                 selected_lines: page.selection.map(|s| s.lines),
                 selected_regions: page.selection.map(|s| s.regions),
+                markdown: args.markdown.then_some(page.markdown),
                 analysis: analyser.analyse(page.text),
             };
             // As an io::Error, so that a closed stdout is recognised.
@@ -110,7 +135,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if several {
                 writeln!(out, "==> {shown} <==")?;
             }
-            writeln!(out, "{}", page.text)?;
+            let shown = if args.markdown {
+                page.markdown.unwrap_or_default()
+            } else {
+                page.text
+            };
+            writeln!(out, "{shown}")?;
         }
     }
     out.flush()?;

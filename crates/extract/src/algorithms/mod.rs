@@ -14,10 +14,13 @@ mod filters;
 
 use crate::budget::{Budget, PageTimeout};
 use crate::charset;
+use crate::density::markdown::Markdown;
 use crate::density::{text::TextSink, Columns, Rules, Scratch, Selection};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
+
+pub use crate::density::markdown::MarkdownOptions;
 
 /// Every algorithm crawlsift implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -195,6 +198,10 @@ pub struct Extraction<'a> {
     pub title: &'a str,
     /// The main text: paragraphs separated by `\n`.
     pub text: &'a str,
+    /// The same regions as Markdown, when the extractor renders it
+    /// ([`Extractor::with_markdown`]) and the algorithm is of the DANA
+    /// family (`None` for the element-based algorithms).
+    pub markdown: Option<&'a str>,
     /// The encoding the page was decoded from (WHATWG name).
     pub encoding: &'static str,
     /// Virtual lines the page was split into.
@@ -224,6 +231,8 @@ pub struct Extractor {
     elements: elements::Scratch,
     /// AdDANAg+'s buffers.
     plus: addanag_plus::Buffers,
+    /// The Markdown renderer, when Markdown is asked for.
+    markdown: Option<Markdown>,
 }
 
 impl Extractor {
@@ -241,7 +250,15 @@ impl Extractor {
             entities: String::new(),
             elements: elements::Scratch::default(),
             plus: addanag_plus::Buffers::default(),
+            markdown: None,
         }
+    }
+
+    /// Also renders the main content as Markdown ([`Extraction::markdown`]),
+    /// in the same walk as the text, which stays as it is.
+    pub fn with_markdown(mut self, options: MarkdownOptions) -> Self {
+        self.markdown = Some(Markdown::new(options));
+        self
     }
 
     /// Sets the `gap` of Algorithm 1 (virtual lines between regions).
@@ -295,6 +312,18 @@ impl Extractor {
     /// [`Extractor::try_extract`]). `http_charset` is the charset label of
     /// the HTTP `Content-Type`, if any.
     pub fn extract(&mut self, raw: &[u8], http_charset: Option<&str>) -> Extraction<'_> {
+        self.extract_at(raw, http_charset, None)
+    }
+
+    /// [`Self::extract`] for a page fetched from `url`, which the Markdown's
+    /// links are resolved against ([`MarkdownOptions::links`]).
+    pub fn extract_at(
+        &mut self,
+        raw: &[u8],
+        http_charset: Option<&str>,
+        url: Option<&str>,
+    ) -> Extraction<'_> {
+        self.set_base(url);
         match self.run(raw, http_charset, &mut Budget::unlimited()) {
             Ok(extraction) => extraction,
             // An unlimited budget never runs out.
@@ -311,11 +340,32 @@ impl Extractor {
         raw: &[u8],
         http_charset: Option<&str>,
     ) -> Result<Extraction<'_>, PageTimeout> {
+        self.try_extract_at(raw, http_charset, None)
+    }
+
+    /// [`Self::try_extract`] for a page fetched from `url`, which the
+    /// Markdown's links are resolved against ([`MarkdownOptions::links`]).
+    pub fn try_extract_at(
+        &mut self,
+        raw: &[u8],
+        http_charset: Option<&str>,
+        url: Option<&str>,
+    ) -> Result<Extraction<'_>, PageTimeout> {
+        self.set_base(url);
         let mut budget = match self.page_timeout {
             Some(limit) => Budget::start(limit),
             None => Budget::unlimited(),
         };
         self.run(raw, http_charset, &mut budget)
+    }
+
+    /// The page URL the Markdown's links are resolved against.
+    fn set_base(&mut self, url: Option<&str>) {
+        if let Some(markdown) = &mut self.markdown {
+            if markdown.options().links {
+                markdown.set_base(url);
+            }
+        }
     }
 
     /// Extracts one page, checking `budget` between the steps.
@@ -343,6 +393,7 @@ impl Extractor {
                 return Ok(Extraction {
                     title: &self.title,
                     text: &self.text,
+                    markdown: None,
                     encoding: decoded.encoding.name(),
                     lines: counts.lines,
                     regions: counts.runs,
@@ -371,7 +422,8 @@ impl Extractor {
             title.append_text(text);
         }
 
-        let mut text = TextSink::new(&mut self.text, &mut self.entities);
+        let mut text =
+            TextSink::with_markdown(&mut self.text, &mut self.entities, self.markdown.as_mut());
         let selection = match density.choice {
             Choice::Algorithm1 => {
                 let selection = self.scratch.select(density.columns, self.gap);
@@ -391,9 +443,13 @@ impl Extractor {
                 budget,
             )?,
         };
+        if let Some(markdown) = &mut self.markdown {
+            markdown.finish();
+        }
         Ok(Extraction {
             title: &self.title,
             text: &self.text,
+            markdown: self.markdown.as_ref().map(Markdown::written),
             encoding: decoded.encoding.name(),
             lines: self.scratch.lines.len(),
             regions: self.scratch.regions.len(),

@@ -13,6 +13,7 @@
 
 pub mod cleaning;
 pub mod kernel;
+pub mod markdown;
 mod names;
 pub mod nested;
 pub mod regions;

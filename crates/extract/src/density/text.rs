@@ -8,6 +8,7 @@
 //! paragraphs.
 
 use super::kernel::{self, Baseline, BlockCounter, Isa, TextCounter, Vector, V128};
+use super::markdown::Markdown;
 use super::scan::{LinkRule, Rules};
 use super::tags::{self, Markup, TagClass};
 use memchr::memchr;
@@ -63,13 +64,15 @@ enum Pending {
     Newline,
 }
 
-/// Collects collapsed text into a `String`, reusing an entity buffer.
+/// Collects collapsed text into a `String`, reusing an entity buffer; and,
+/// when given a [`Markdown`] renderer, the Markdown of the same ranges.
 pub struct TextSink<'a> {
     out: &'a mut String,
     entities: &'a mut String,
     pending: Pending,
     /// The unclosed elements of the page written from ([`tags::Unclosed`]).
     unclosed: tags::Unclosed,
+    markdown: Option<&'a mut Markdown>,
 }
 
 impl<'a> TextSink<'a> {
@@ -81,7 +84,28 @@ impl<'a> TextSink<'a> {
             entities,
             pending: Pending::Nothing,
             unclosed: tags::Unclosed::default(),
+            markdown: None,
         }
+    }
+
+    /// A sink appending to `out`, and its Markdown to `markdown` (both
+    /// cleared first).
+    pub fn with_markdown(
+        out: &'a mut String,
+        entities: &'a mut String,
+        markdown: Option<&'a mut Markdown>,
+    ) -> Self {
+        let mut sink = TextSink::new(out, entities);
+        if let Some(markdown) = markdown {
+            markdown.clear();
+            sink.markdown = Some(markdown);
+        }
+        sink
+    }
+
+    /// The text written so far and the Markdown renderer, if any.
+    pub fn written_and_markdown(&mut self) -> (&mut String, Option<&mut Markdown>) {
+        (self.out, self.markdown.as_deref_mut())
     }
 
     /// Appends the text of `html[start..end]` read with the counting pass's
@@ -129,6 +153,9 @@ impl<'a> TextSink<'a> {
         rules: Rules,
         isa: I,
     ) {
+        if self.markdown.is_some() {
+            return self.append_html_markdown(html, start, end, rules, isa);
+        }
         let bytes = html.as_bytes();
         let end = end.min(bytes.len());
         let drop_links = rules.links == LinkRule::DropLinks;
@@ -165,6 +192,84 @@ impl<'a> TextSink<'a> {
         self.unclosed = unclosed;
     }
 
+    /// [`Self::append_html_with`] writing Markdown too: the same walk,
+    /// each text run decoded once for both and each tag given to the
+    /// renderer.
+    #[inline(always)]
+    fn append_html_markdown<I: Isa>(
+        &mut self,
+        html: &str,
+        start: usize,
+        end: usize,
+        rules: Rules,
+        isa: I,
+    ) {
+        let bytes = html.as_bytes();
+        let end = end.min(bytes.len());
+        let drop_links = rules.links == LinkRule::DropLinks;
+        let mut pos = start;
+        let mut in_link = false;
+        let mut unclosed = *self.unclosed.for_page(bytes);
+        while pos < end {
+            let next = BlockCounter(isa).text_run(bytes, pos).end.min(end);
+            if !in_link {
+                self.append_both(html.get(pos..next).unwrap_or_default());
+            }
+            if next >= end {
+                break;
+            }
+            let Some(tag) = tags::parse_in(bytes, next, rules.cleaning, isa, &mut unclosed) else {
+                if !in_link {
+                    self.append_both("<");
+                }
+                pos = next + 1;
+                continue;
+            };
+            let anchor = matches!(
+                tag.markup,
+                Markup::Element {
+                    class: TagClass::Anchor,
+                    ..
+                }
+            );
+            if !in_link || anchor {
+                if let Some(markdown) = self.markdown.as_deref_mut() {
+                    markdown.markup(html, next, &tag);
+                }
+            }
+            if let Markup::Element { class, closing, .. } = tag.markup {
+                match class {
+                    TagClass::Block(_) => self.separate(Pending::Newline),
+                    TagClass::Cell => self.separate(Pending::Space),
+                    TagClass::Anchor if drop_links => in_link = !closing,
+                    _ => {}
+                }
+            }
+            pos = tag.end;
+        }
+        self.unclosed = unclosed;
+    }
+
+    /// Appends text to the plain text and to the Markdown, entities
+    /// decoded once.
+    fn append_both(&mut self, text: &str) {
+        if memchr(b'&', text.as_bytes()).is_some() {
+            self.entities.clear();
+            html_escape::decode_html_entities_to_string(text, self.entities);
+            let decoded = std::mem::take(self.entities);
+            self.append_plain(&decoded);
+            if let Some(markdown) = self.markdown.as_deref_mut() {
+                markdown.text(&decoded);
+            }
+            *self.entities = decoded;
+        } else {
+            self.append_plain(text);
+            if let Some(markdown) = self.markdown.as_deref_mut() {
+                markdown.text(text);
+            }
+        }
+    }
+
     /// The text written so far.
     pub fn written(&self) -> &str {
         self.out
@@ -180,17 +285,26 @@ impl<'a> TextSink<'a> {
     pub fn clear(&mut self) {
         self.out.clear();
         self.pending = Pending::Nothing;
+        if let Some(markdown) = self.markdown.as_deref_mut() {
+            markdown.clear();
+        }
     }
 
     /// Starts a new paragraph (if anything was written).
     pub fn paragraph(&mut self) {
         self.separate(Pending::Newline);
+        if let Some(markdown) = self.markdown.as_deref_mut() {
+            markdown.paragraph();
+        }
     }
 
     /// Separates the next word from the text written so far by at least a
     /// space.
     pub fn space(&mut self) {
         self.separate(Pending::Space);
+        if let Some(markdown) = self.markdown.as_deref_mut() {
+            markdown.space();
+        }
     }
 
     /// Appends text with character references, collapsing whitespace.
@@ -272,7 +386,12 @@ impl<'a> TextSink<'a> {
             match self.pending {
                 Pending::Nothing => {}
                 Pending::Space => self.out.push(' '),
-                Pending::Newline => self.out.push('\n'),
+                Pending::Newline => {
+                    self.out.push('\n');
+                    if let Some(markdown) = self.markdown.as_deref_mut() {
+                        markdown.mark();
+                    }
+                }
             }
         }
         self.pending = Pending::Nothing;

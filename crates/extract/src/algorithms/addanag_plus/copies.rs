@@ -27,6 +27,7 @@
 
 use super::params::PARAMS;
 use crate::budget::{Budget, PageTimeout};
+use crate::density::markdown::Markdown;
 
 #[cfg(doc)]
 use super::params::Params;
@@ -42,11 +43,13 @@ use super::params::Params;
 /// lines ([`Params::short_copy_line`], [`Params::short_copy_min_chars`]).
 /// At most [`Params::copy_candidates`] earlier occurrences of a paragraph
 /// are compared with its run, which bounds the work on pages of one line
-/// repeated many times. `Err` when `budget` runs out (checked every
+/// repeated many times. `markdown`, the Markdown of the same text, loses
+/// the Markdown of the paragraphs left out. `Err` when `budget` runs out (checked every
 /// [`BUDGET_STRIDE`] paragraphs).
 pub(super) fn drop_repeated_copies(
     text: &mut String,
     buffers: &mut Copies,
+    markdown: Option<&mut Markdown>,
     budget: &mut Budget,
 ) -> Result<(), PageTimeout> {
     // Cheap exit: a copy and its original need twice the minimum.
@@ -188,6 +191,9 @@ pub(super) fn drop_repeated_copies(
         kept.push_str(text.get(a as usize..b as usize).unwrap_or_default());
     }
     *text = kept;
+    if let Some(markdown) = markdown {
+        markdown.keep_paragraphs(dropped);
+    }
     Ok(())
 }
 

@@ -296,7 +296,8 @@ pub(super) fn extract(
         let furniture = lines.iter().map(|l| (l, l.furniture.is_some()));
         budget.check()?;
         append_runs(html, furniture, sink);
-        drop_repeated_copies(sink.written_mut(), copies, budget)?;
+        let (text, markdown) = sink.written_and_markdown();
+        drop_repeated_copies(text, copies, markdown, budget)?;
         return Ok(None);
     };
     // A page with a grid of cards is read as a listing with the grid's
@@ -474,7 +475,8 @@ pub(super) fn extract(
     });
     append_runs(html, chosen.iter().zip(marks), sink);
     budget.check()?;
-    drop_repeated_copies(sink.written_mut(), copies, budget)?;
+    let (text, markdown) = sink.written_and_markdown();
+    drop_repeated_copies(text, copies, markdown, budget)?;
     Ok(Some(Selection {
         regions: (lo, hi),
         lines: (first, last),

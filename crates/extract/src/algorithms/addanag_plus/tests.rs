@@ -342,7 +342,7 @@ fn the_headline_is_kept() {
 fn a_run_of_paragraphs_given_again_apart_is_left_out() {
     let drop_repeated_copies = |text: &mut String| {
         let mut budget = crate::budget::Budget::unlimited();
-        super::copies::drop_repeated_copies(text, &mut Default::default(), &mut budget)
+        super::copies::drop_repeated_copies(text, &mut Default::default(), None, &mut budget)
             .expect("no limit");
     };
     let para = |w: &str| {
