@@ -60,6 +60,11 @@ class Extraction:
     @property
     def minhash(self) -> Optional[List[int]]:
         """With ``minhash=True``: the 112 MinHash values (``None`` for texts of fewer than 5 words)."""
+    @property
+    def markdown(self) -> Optional[str]:
+        """With ``markdown=True``: the main content as Markdown (headings, lists, GFM tables,
+        fenced code, math as LaTeX), the same regions as ``text``; ``None`` otherwise and
+        for the element-based algorithms."""
 
 @final
 class Page:
@@ -115,6 +120,11 @@ class Page:
     @property
     def minhash(self) -> Optional[List[int]]:
         """With ``minhash=True``: the 112 MinHash values (``None`` for texts of fewer than 5 words)."""
+    @property
+    def markdown(self) -> Optional[str]:
+        """With ``markdown=True``: the main content as Markdown (headings, lists, GFM tables,
+        fenced code, math as LaTeX), the same regions as ``text``; ``None`` otherwise and
+        for the element-based algorithms."""
     def to_dict(self) -> Dict[str, Any]:
         """The page as a dict, equal to the JSON object of ``crawlsift extract``'s JSONL row."""
 
@@ -149,6 +159,9 @@ def extract(
     minhash: bool = False,
     filter: Union[str, Sequence[str], None] = None,
     page_timeout: float = DEFAULT_PAGE_TIMEOUT,
+    markdown: bool = False,
+    markdown_links: bool = False,
+    markdown_images: bool = False,
 ) -> Optional[Extraction]:
     """Extracts the main text of one HTML page (the GIL is released meanwhile).
 
@@ -161,6 +174,10 @@ def extract(
     ``page_timeout`` is the CPU time in seconds the extraction may take
     (``0``: no limit), as ``--page-timeout``: past it the extraction is
     stopped and ``TimeoutError`` raised.
+    ``markdown=True`` adds ``markdown``: the same regions as Markdown (``None``
+    for the element-based algorithms); ``markdown_links=True`` keeps links as
+    ``[text](url)`` resolved against ``url``, ``markdown_images=True`` gives
+    images as their alt text.
     Raises ``ValueError`` for an unknown algorithm or rule set or a negative
     ``page_timeout``."""
 
@@ -176,6 +193,9 @@ def read_warc(
     lang: bool = True,
     http_min_rate: Optional[int] = None,
     page_timeout: float = DEFAULT_PAGE_TIMEOUT,
+    markdown: bool = False,
+    markdown_links: bool = False,
+    markdown_images: bool = False,
 ) -> WarcReader:
     """Iterates the extracted pages of a WARC file (``.warc`` or ``.warc.gz``)
     with the pipeline of ``crawlsift extract``.
@@ -189,6 +209,9 @@ def read_warc(
     take (``0``: no limit), as ``--page-timeout``: a page over it is stopped,
     counted in ``stats["failed"]`` as ``timeout`` and reported as
     :class:`WarcWarning` with its record and offset; the file goes on.
+    ``markdown=True`` is ``--markdown``: each page's ``markdown``
+    (``markdown_links``, ``markdown_images`` as ``--markdown-links``,
+    ``--markdown-images``).
 
     ``source`` is a path (``"-"`` is stdin; a named pipe is read as a
     stream), an ``http(s)://`` URL, or a binary file-like object. A path or
@@ -212,6 +235,6 @@ def read_warc(
 def write_parquet(pages: Iterable[Page], path: Union[str, "os.PathLike[str]"]) -> int:
     """Writes ``pages`` to a Parquet file with the columns of ``crawlsift extract --format parquet``
     (zstd, row groups written as they fill); returns the number of rows. The first
-    page decides the optional columns (``--signals``, ``--minhash``). The file is
+    page decides the optional columns (``--markdown``, ``--signals``, ``--minhash``). The file is
     written as ``.NAME.partial`` beside ``path`` and renamed once complete: on any
     failure nothing is left at ``path`` (nor the temporary file)."""

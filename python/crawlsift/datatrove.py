@@ -41,6 +41,8 @@ METADATA_FIELDS = tuple(name for name, _, _ in crawlsift.COLUMNS if name not in 
 #: Fields added to the metadata with ``signals=True`` / ``minhash=True``.
 SIGNAL_FIELDS = ("signals", "filters", "exact_key")
 MINHASH_FIELDS = ("minhash",)
+#: The field added to the metadata with ``markdown=True``.
+MARKDOWN_FIELDS = ("markdown",)
 
 
 class CrawlsiftWarcReader(BaseDiskReader):
@@ -64,6 +66,8 @@ class CrawlsiftWarcReader(BaseDiskReader):
         minhash: put ``minhash`` in the metadata.
         filter: drop the pages failing these rule sets (``"gopher,c4,fineweb"``),
             counted as ``skipped_filter:<rule set>:<rule>``.
+        markdown: put ``markdown``, the main content as Markdown (the same
+            regions as the text), in the metadata.
         glob_pattern: which files of ``data_folder`` to read (default: every
             ``*.warc`` and ``*.warc.gz``).
         Other arguments are those of datatrove's readers.
@@ -93,6 +97,7 @@ class CrawlsiftWarcReader(BaseDiskReader):
         signals: bool = False,
         minhash: bool = False,
         filter: str | None = None,
+        markdown: bool = False,
     ):
         super().__init__(
             data_folder,
@@ -117,7 +122,13 @@ class CrawlsiftWarcReader(BaseDiskReader):
         self.signals = signals
         self.minhash = minhash
         self.filter = filter
-        self.fields = METADATA_FIELDS + (SIGNAL_FIELDS if signals else ()) + (MINHASH_FIELDS if minhash else ())
+        self.markdown = markdown
+        self.fields = (
+            METADATA_FIELDS
+            + (MARKDOWN_FIELDS if markdown else ())
+            + (SIGNAL_FIELDS if signals else ())
+            + (MINHASH_FIELDS if minhash else ())
+        )
 
     def _source(self, filepath: str):
         """What ``crawlsift.read_warc`` reads: a local path or URL when crawlsift can open
@@ -144,6 +155,7 @@ class CrawlsiftWarcReader(BaseDiskReader):
                 signals=self.signals,
                 minhash=self.minhash,
                 filter=self.filter,
+                markdown=self.markdown,
             )
             for index, page in enumerate(reader):
                 with self.track_time():
@@ -176,7 +188,8 @@ class CrawlsiftExtractor(BaseExtractor):
 
     The document's metadata gains ``lang`` and ``lang_score`` of the
     extracted text (and with ``signals=True`` ``signals``, ``filters``,
-    ``exact_key``; with ``minhash=True`` ``minhash``). With ``filter``
+    ``exact_key``; with ``minhash=True`` ``minhash``; with ``markdown=True``
+    ``markdown``, the main content as Markdown). With ``filter``
     (``"gopher,c4,fineweb"``) documents failing those rule sets are dropped,
     counted as ``filtered``.
 
@@ -184,7 +197,8 @@ class CrawlsiftExtractor(BaseExtractor):
         algorithm: crawlsift's extraction algorithm (default ``addanag-plus``).
         title: put the page title on the first line, as Common Crawl's WET
             files do (default False: the main text only).
-        signals, minhash, filter: as ``crawlsift extract --signals --minhash --filter``.
+        signals, minhash, filter, markdown: as ``crawlsift extract --signals
+            --minhash --filter --markdown``.
     """
 
     name = "⛏ crawlsift"
@@ -198,6 +212,7 @@ class CrawlsiftExtractor(BaseExtractor):
         signals: bool = False,
         minhash: bool = False,
         filter: str | None = None,
+        markdown: bool = False,
     ):
         super().__init__(timeout)
         crawlsift.extract(b"", algorithm=algorithm, filter=filter)  # validates the names now
@@ -206,11 +221,17 @@ class CrawlsiftExtractor(BaseExtractor):
         self.signals = signals
         self.minhash = minhash
         self.filter = filter
+        self.markdown = markdown
 
     def _extract(self, html: str):
         """crawlsift's result for the HTML ``html``; ``None`` when ``filter`` drops it."""
         return crawlsift.extract(
-            html, algorithm=self.algorithm, signals=self.signals, minhash=self.minhash, filter=self.filter
+            html,
+            algorithm=self.algorithm,
+            signals=self.signals,
+            minhash=self.minhash,
+            filter=self.filter,
+            markdown=self.markdown,
         )
 
     def extract(self, text: str) -> str:
@@ -243,6 +264,8 @@ class CrawlsiftExtractor(BaseExtractor):
                 doc.metadata["exact_key"] = result.exact_key
             if self.minhash:
                 doc.metadata["minhash"] = result.minhash
+            if self.markdown:
+                doc.metadata["markdown"] = result.markdown
             if doc.text:
                 self.stat_update("forwarded")
                 self.update_doc_stats(doc)

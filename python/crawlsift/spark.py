@@ -40,6 +40,10 @@ log = logging.getLogger("crawlsift.spark")
 #: (:data:`crawlsift.COLUMNS`).
 COLUMNS: list[tuple[str, str, bool]] = list(crawlsift.COLUMNS)
 
+#: The column ``--markdown`` adds, right after :data:`COLUMNS`: the main
+#: content as Markdown (null for the element-based algorithms).
+MARKDOWN_COLUMNS: list[tuple[str, str, bool]] = [("markdown", "string", True)]
+
 #: The columns ``--signals`` adds (``signals`` is a struct, see
 #: :func:`spark_schema`), after :data:`COLUMNS`.
 SIGNAL_COLUMNS: list[tuple[str, str, bool]] = [
@@ -57,10 +61,15 @@ SIGNAL_COLUMNS: list[tuple[str, str, bool]] = [
 MINHASH_COLUMNS: list[tuple[str, str, bool]] = [("minhash", "array<long>", True)]
 
 
-def columns(signals: bool = False, minhash: bool = False) -> list[tuple[str, str, bool]]:
+def columns(signals: bool = False, minhash: bool = False, markdown: bool = False) -> list[tuple[str, str, bool]]:
     """The output columns with the optional ones asked for, in the order of
-    ``crawlsift extract --format parquet --signals --minhash``."""
-    return COLUMNS + (SIGNAL_COLUMNS if signals else []) + (MINHASH_COLUMNS if minhash else [])
+    ``crawlsift extract --format parquet --markdown --signals --minhash``."""
+    return (
+        COLUMNS
+        + (MARKDOWN_COLUMNS if markdown else [])
+        + (SIGNAL_COLUMNS if signals else [])
+        + (MINHASH_COLUMNS if minhash else [])
+    )
 
 #: Counters kept as Spark accumulators (summed over all tasks that succeed).
 COUNTERS = ("files", "files_failed", "records", "extracted", "skipped", "failed")
@@ -88,7 +97,7 @@ def signals_type():
     return _struct_type(sample.signals)
 
 
-def spark_schema(signals: bool = False, minhash: bool = False):
+def spark_schema(signals: bool = False, minhash: bool = False, markdown: bool = False):
     """The Spark ``StructType`` of the output rows (see :func:`columns`)."""
     from pyspark.sql import types as T
 
@@ -100,7 +109,7 @@ def spark_schema(signals: bool = False, minhash: bool = False):
         "array<long>": T.ArrayType(T.LongType(), containsNull=False),
     }
     fields = []
-    for name, kind, nullable in columns(signals, minhash):
+    for name, kind, nullable in columns(signals, minhash, markdown):
         spark_type = signals_type() if kind == "struct" else kinds[kind]
         fields.append(T.StructField(name, spark_type, nullable))
     return T.StructType(fields)
@@ -141,6 +150,7 @@ def extract_partition(
     minhash: bool = False,
     filter: str | None = None,
     counters: dict | None = None,
+    markdown: bool = False,
 ) -> Iterator[tuple]:
     """Rows (tuples in :func:`columns` order) of every page of ``sources``.
 
@@ -148,7 +158,7 @@ def extract_partition(
     counted in ``counters['files_failed']``; the partition goes on. Pages
     that ``filter`` drops are counted as skipped.
     """
-    names = [name for name, _, _ in columns(signals, minhash)]
+    names = [name for name, _, _ in columns(signals, minhash, markdown)]
 
     def add(name: str, value: int) -> None:
         if counters is not None and value:
@@ -165,6 +175,7 @@ def extract_partition(
                 signals=signals,
                 minhash=minhash,
                 filter=filter,
+                markdown=markdown,
             )
             for page in reader:
                 yield row_values(page.to_dict(), names)
@@ -194,14 +205,16 @@ def run(
     signals: bool = False,
     minhash: bool = False,
     filter: str | None = None,
+    markdown: bool = False,
 ) -> dict[str, int]:
     """Extracts every page of ``sources`` into the Parquet dataset ``output``.
 
     ``partitions`` defaults to one per input (the cc-pyspark layout: a task per
     WARC); ``threads`` is crawlsift's worker threads per task (1 lets Spark's task
-    slots set the parallelism); ``signals``, ``minhash`` and ``filter`` are
-    ``crawlsift extract``'s ``--signals``, ``--minhash`` and ``--filter``. Returns
-    the accumulated counters.
+    slots set the parallelism); ``signals``, ``minhash``, ``filter`` and
+    ``markdown`` are ``crawlsift extract``'s ``--signals``, ``--minhash``,
+    ``--filter`` and ``--markdown`` (a ``markdown`` column). Returns the
+    accumulated counters.
     """
     sc = spark.sparkContext
     counters = {name: sc.accumulator(0) for name in COUNTERS}
@@ -215,13 +228,14 @@ def run(
         signals=signals,
         minhash=minhash,
         filter=filter,
+        markdown=markdown,
     )
 
     def task(part: Iterable[str]) -> Iterator[tuple]:
         return extract_partition(part, counters=counters, **options)
 
     rows = sc.parallelize(sources, n).mapPartitions(task)
-    frame = spark.createDataFrame(rows, spark_schema(signals, minhash))
+    frame = spark.createDataFrame(rows, spark_schema(signals, minhash, markdown))
     frame.write.mode(mode).option("compression", "zstd").parquet(output)
     return {name: acc.value for name, acc in counters.items()}
 
@@ -242,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", default="errorifexists", choices=["errorifexists", "overwrite", "append", "ignore"])
     parser.add_argument("--signals", action="store_true", help="add the signals, filter_* and exact_key columns")
     parser.add_argument("--minhash", action="store_true", help="add the minhash column (datatrove's defaults)")
+    parser.add_argument("--markdown", action="store_true", help="add the markdown column (the main content as Markdown)")
     parser.add_argument(
         "--filter", metavar="SETS", help="drop pages failing these rule sets: gopher,c4,fineweb (as crawlsift extract)"
     )
@@ -272,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
             signals=args.signals,
             minhash=args.minhash,
             filter=args.filter,
+            markdown=args.markdown,
         )
     finally:
         spark.stop()

@@ -12,7 +12,7 @@ use crawlsift::pipeline::{self, FileStats, Input, Options, Progress, SignalOptio
 use crawlsift::remote::RetryPolicy;
 use crawlsift::signals::{Analyser, Filters, RuleSet};
 use crawlsift::warc::Split;
-use crawlsift::{Algorithm, Extractor, PageTimeout};
+use crawlsift::{Algorithm, Extractor, MarkdownOptions, PageTimeout};
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 use pyo3::exceptions::{
     PyAttributeError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
@@ -248,6 +248,11 @@ struct Extraction {
     /// The `url` given to `extract`, if any.
     #[pyo3(get)]
     url: Option<String>,
+    /// With `markdown=True`: the main content as Markdown (headings, lists,
+    /// tables, code, math as LaTeX), the same regions as `text`; `None`
+    /// otherwise, and for the element-based algorithms.
+    #[pyo3(get)]
+    markdown: Option<String>,
     extras: Extras,
 }
 
@@ -301,35 +306,64 @@ impl Extraction {
 }
 
 thread_local! {
-    /// One extractor per algorithm and thread: its buffers are reused across calls.
-    static EXTRACTORS: RefCell<Vec<Extractor>> = const { RefCell::new(Vec::new()) };
+    /// One extractor per algorithm, Markdown options and thread: its
+    /// buffers are reused across calls.
+    static EXTRACTORS: RefCell<Vec<(Option<MarkdownOptions>, Extractor)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Extracts with this thread's extractor for `algorithm`: (title, text,
-/// encoding), or `Err` past the page timeout (`None`: no limit).
+/// What [`extract_here`] gives: title, text, encoding, Markdown.
+type Extracted = (String, String, &'static str, Option<String>);
+
+/// Extracts with this thread's extractor for `algorithm` and `markdown`,
+/// links resolved against `url`, or `Err` past the page timeout (`None`:
+/// no limit).
 fn extract_here(
     algorithm: Algorithm,
+    markdown: Option<MarkdownOptions>,
     raw: &[u8],
     charset: Option<&str>,
+    url: Option<&str>,
     timeout: Option<Duration>,
-) -> Result<(String, String, &'static str), PageTimeout> {
+) -> Result<Extracted, PageTimeout> {
     let run = |extractor: &mut Extractor| {
         extractor.set_page_timeout(timeout);
-        let page = extractor.try_extract(raw, charset)?;
-        Ok((page.title.to_owned(), page.text.to_owned(), page.encoding))
+        let page = extractor.try_extract_at(raw, charset, url)?;
+        Ok((
+            page.title.to_owned(),
+            page.text.to_owned(),
+            page.encoding,
+            page.markdown.map(str::to_owned),
+        ))
     };
     EXTRACTORS.with(|cell| {
         let mut extractors = cell.borrow_mut();
-        match extractors.iter_mut().find(|e| e.algorithm() == algorithm) {
-            Some(extractor) => run(extractor),
+        let found = extractors
+            .iter_mut()
+            .find(|(m, e)| e.algorithm() == algorithm && *m == markdown);
+        match found {
+            Some((_, extractor)) => run(extractor),
             None => {
                 let mut extractor = Extractor::new(algorithm);
+                if let Some(options) = markdown {
+                    extractor = extractor.with_markdown(options);
+                }
                 let result = run(&mut extractor);
-                extractors.push(extractor);
+                extractors.push((markdown, extractor));
                 result
             }
         }
     })
+}
+
+/// The Markdown options of `markdown=`, `markdown_links=`,
+/// `markdown_images=`.
+fn markdown_options(markdown: bool, links: bool, images: bool) -> PyResult<Option<MarkdownOptions>> {
+    if !markdown && (links || images) {
+        return Err(PyValueError::new_err(
+            "markdown_links and markdown_images need markdown=True",
+        ));
+    }
+    Ok(markdown.then_some(MarkdownOptions { links, images }))
 }
 
 /// Extracts the main text of one HTML page.
@@ -341,7 +375,11 @@ fn extract_here(
 /// kept on the result. The GIL is released while the page is extracted.
 /// The result always has the text's `lang` and `lang_score`; `signals=True`
 /// adds `signals`, `filters` and `exact_key`, `minhash=True` `minhash`, as
-/// `crawlsift extract --signals --minhash` does. `filter` (`"gopher,c4,fineweb"`
+/// `crawlsift extract --signals --minhash` does. `markdown=True` adds
+/// `markdown`, the same regions as Markdown (`None` for the element-based
+/// algorithms); `markdown_links=True` keeps links as `[text](url)`,
+/// resolved against `url`, `markdown_images=True` gives images as their
+/// alt text. `filter` (`"gopher,c4,fineweb"`
 /// or a list of those names, as `--filter`) returns `None` for a page that
 /// fails one of those rule sets. `page_timeout` is the CPU time in seconds
 /// the extraction may take (`0`: no limit), as `--page-timeout`: past it
@@ -353,8 +391,8 @@ fn extract_here(
 // The text signature spells the defaults out for `inspect`
 // (python/tests/test_schema.py checks them against DEFAULT_ALGORITHM).
 #[pyo3(
-    signature = (html, *, content_type=None, url=None, algorithm=Algorithm::DEFAULT.name(), signals=false, minhash=false, filter=None, page_timeout=crawlsift::pipeline::DEFAULT_PAGE_TIMEOUT.as_secs_f64()),
-    text_signature = "(html, *, content_type=None, url=None, algorithm='addanag-plus', signals=False, minhash=False, filter=None, page_timeout=10.0)"
+    signature = (html, *, content_type=None, url=None, algorithm=Algorithm::DEFAULT.name(), signals=false, minhash=false, filter=None, markdown=false, markdown_links=false, markdown_images=false, page_timeout=crawlsift::pipeline::DEFAULT_PAGE_TIMEOUT.as_secs_f64()),
+    text_signature = "(html, *, content_type=None, url=None, algorithm='addanag-plus', signals=False, minhash=False, filter=None, markdown=False, markdown_links=False, markdown_images=False, page_timeout=10.0)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn extract(
@@ -366,17 +404,23 @@ fn extract(
     signals: bool,
     minhash: bool,
     filter: Option<&Bound<'_, PyAny>>,
+    markdown: bool,
+    markdown_links: bool,
+    markdown_images: bool,
     page_timeout: f64,
 ) -> PyResult<Option<Extraction>> {
     let algorithm = parse_algorithm(algorithm)?;
     let options = signal_options(signals, minhash, filter)?;
+    let markdown = markdown_options(markdown, markdown_links, markdown_images)?;
     let timeout = parse_page_timeout(page_timeout)?;
+    let page_url = url.as_deref();
     let work = |raw: &[u8], charset: Option<&str>| {
-        let (title, text, encoding) = extract_here(algorithm, raw, charset, timeout)?;
+        let (title, text, encoding, markdown) =
+            extract_here(algorithm, markdown, raw, charset, page_url, timeout)?;
         let extras = analyse_here(&options, &text);
-        Ok::<_, PageTimeout>((title, text, encoding, extras))
+        Ok::<_, PageTimeout>((title, text, encoding, markdown, extras))
     };
-    let (title, text, encoding, extras) = if let Ok(bytes) = html.cast::<PyBytes>() {
+    let (title, text, encoding, markdown, extras) = if let Ok(bytes) = html.cast::<PyBytes>() {
         let raw = bytes.as_bytes();
         let charset = content_type.and_then(crawlsift::http::charset);
         py.detach(|| work(raw, charset))
@@ -400,6 +444,7 @@ fn extract(
         encoding: encoding.to_owned(),
         algorithm: algorithm.name().to_owned(),
         url,
+        markdown,
         extras,
     }))
 }
@@ -438,8 +483,22 @@ impl Page {
 
     fn __dir__(&self) -> Vec<&'static str> {
         let mut names: Vec<&'static str> = FIELDS.iter().map(|f| f.name).collect();
-        names.extend(["signals", "filters", "exact_key", "minhash", "to_dict"]);
+        names.extend([
+            "markdown",
+            "signals",
+            "filters",
+            "exact_key",
+            "minhash",
+            "to_dict",
+        ]);
         names
+    }
+
+    /// With `markdown=True`: the main content as Markdown (`None` for the
+    /// element-based algorithms); else `None`.
+    #[getter]
+    fn markdown(&self) -> Option<String> {
+        self.row.markdown.clone().flatten()
     }
 
     /// With `signals=True`: the raw values of the rule sets (the JSONL
@@ -473,6 +532,9 @@ impl Page {
             d.set_item(field.name, value_to_py(py, value)?)?;
         }
         let r = &self.row;
+        if let Some(markdown) = &r.markdown {
+            d.set_item("markdown", markdown)?;
+        }
         add_analyses(
             py,
             &d,
@@ -895,10 +957,13 @@ fn wait_interruptibly<T: Send + 'static>(
 /// in `stats["failed"]` under `timeout` and reported as a
 /// `crawlsift.WarcWarning` naming its record and offset, and the file goes
 /// on.
+/// `markdown=True` adds each page's `markdown` (`--markdown`;
+/// `markdown_links`, `markdown_images` as `--markdown-links`,
+/// `--markdown-images`).
 #[pyfunction]
 #[pyo3(
-    signature = (source, *, algorithm=Algorithm::DEFAULT.name(), threads=None, max_record_bytes=crawlsift::pipeline::DEFAULT_MAX_RECORD_BYTES, signals=false, minhash=false, filter=None, lang=true, http_min_rate=None, page_timeout=crawlsift::pipeline::DEFAULT_PAGE_TIMEOUT.as_secs_f64()),
-    text_signature = "(source, *, algorithm='addanag-plus', threads=None, max_record_bytes=16777216, signals=False, minhash=False, filter=None, lang=True, http_min_rate=None, page_timeout=10.0)"
+    signature = (source, *, algorithm=Algorithm::DEFAULT.name(), threads=None, max_record_bytes=crawlsift::pipeline::DEFAULT_MAX_RECORD_BYTES, signals=false, minhash=false, filter=None, lang=true, http_min_rate=None, page_timeout=crawlsift::pipeline::DEFAULT_PAGE_TIMEOUT.as_secs_f64(), markdown=false, markdown_links=false, markdown_images=false),
+    text_signature = "(source, *, algorithm='addanag-plus', threads=None, max_record_bytes=16777216, signals=False, minhash=False, filter=None, lang=True, http_min_rate=None, page_timeout=10.0, markdown=False, markdown_links=False, markdown_images=False)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn read_warc(
@@ -913,9 +978,13 @@ fn read_warc(
     lang: bool,
     http_min_rate: Option<u64>,
     page_timeout: f64,
+    markdown: bool,
+    markdown_links: bool,
+    markdown_images: bool,
 ) -> PyResult<WarcReader> {
     let algorithm = parse_algorithm(algorithm)?;
     let page_timeout = parse_page_timeout(page_timeout)?;
+    let markdown = markdown_options(markdown, markdown_links, markdown_images)?;
     let signals = SignalOptions {
         no_lang: !lang,
         ..signal_options(signals, minhash, filter)?
@@ -987,7 +1056,7 @@ fn read_warc(
         // Rows, not serialised pages: each becomes a `Page` without a round trip.
         formatter: Formatter::new(Format::Parquet, Compression::None),
         split_min_bytes: split.min_file_bytes,
-        markdown: None,
+        markdown,
         signals,
     };
     let (tx, rx) = bounded(PAGES_AHEAD);
@@ -1021,9 +1090,10 @@ fn read_warc(
 /// complete: a failure (a page that is not a :class:`Page`, an iterable
 /// that raises, a full disk) leaves nothing at `path` and removes the
 /// temporary file.
-/// The first page decides the optional columns: `signals`, `filter_*`,
-/// `exact_key` when it has signals, `minhash` when it has MinHash values
-/// (pages of one `read_warc(signals=..., minhash=...)` all alike).
+/// The first page decides the optional columns: `markdown` when it was
+/// read with `markdown=True`, `signals`, `filter_*`, `exact_key` when it
+/// has signals, `minhash` when it has MinHash values (pages of one
+/// `read_warc(markdown=..., signals=..., minhash=...)` all alike).
 #[pyfunction]
 fn write_parquet(pages: &Bound<'_, PyAny>, path: PathBuf) -> PyResult<u64> {
     let name = path
@@ -1050,6 +1120,7 @@ fn write_parquet_to(pages: &Bound<'_, PyAny>, path: &Path, temp: &Path) -> PyRes
     let columns = match pages.peek() {
         Some(Ok(first)) => match first.cast::<Page>() {
             Ok(page) => Columns {
+                markdown: page.get().row.markdown.is_some(),
                 signals: page.get().row.signals.is_some(),
                 minhash: page.get().row.minhash.is_some(),
             },
