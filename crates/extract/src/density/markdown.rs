@@ -715,6 +715,20 @@ impl Markdown {
                 }
                 self.sep(Sep::Blank);
             }
+            (IMG, _) if attrs && math_image(raw).is_some() => {
+                let (display, alt) = math_image(raw).unwrap_or_default();
+                let mut tex = std::mem::take(&mut self.decoded);
+                tex.clear();
+                decode_into(&mut tex, alt);
+                let inner = tex
+                    .trim()
+                    .strip_prefix("{\\displaystyle")
+                    .and_then(|t| t.strip_suffix('}'))
+                    .unwrap_or(&tex)
+                    .to_owned();
+                self.math_out(&inner, display);
+                self.decoded = tex;
+            }
             (IMG, _) if self.options.images => {
                 if let Some(alt) = attr(raw, b"alt") {
                     let mut decoded = std::mem::take(&mut self.decoded);
@@ -1166,6 +1180,19 @@ impl Markdown {
     }
 }
 
+/// A formula's picture whose `alt` is its TeX (MediaWiki's fallback
+/// images beside hidden MathML, WordPress's `latex` images): whether it is
+/// displayed, and the raw `alt`.
+fn math_image(raw: &str) -> Option<(bool, &str)> {
+    let class = attr(raw, b"class")?;
+    let display = class.split_ascii_whitespace().find_map(|w| match w {
+        "mwe-math-fallback-image-display" => Some(true),
+        "mwe-math-fallback-image-inline" | "latex" => Some(false),
+        _ => None,
+    })?;
+    Some((display, attr(raw, b"alt")?))
+}
+
 /// Whether an attribute `encoding` names TeX.
 fn is_tex(encoding: &str) -> bool {
     encoding.to_ascii_lowercase().contains("tex")
@@ -1549,6 +1576,11 @@ mod tests {
             <annotation encoding=\"application/x-tex\">\\pi r^2</annotation></semantics></math></span>\
             <span class=\"katex-html\" aria-hidden=\"true\"><span class=\"base\"><span class=\"mord\">πr</span></span></span></span>.</p>";
         assert_eq!(md(katex), "Area $\\pi r^2$.");
+        // MediaWiki's picture of a formula, beside its hidden MathML.
+        assert_eq!(
+            md("<p>Let <img class=\"mwe-math-fallback-image-inline\" alt=\"{\\displaystyle a_{ij}}\"> be</p>"),
+            "Let $a_{ij}$ be"
+        );
         // MathML without TeX: its text.
         assert_eq!(md("<p><math><mi>x</mi><mo>+</mo><mn>1</mn></math></p>"), "x+1");
         // Broken MathML: closed at the end.
