@@ -9,7 +9,7 @@
 //! inline `<code>` and math are buffered until their end (a fence must be
 //! longer than any backtick run inside); a table is written as blocks
 //! and, at its end, rewritten in place as a GFM table when it is a data
-//! table (two columns or more, no block structure in its cells). A range
+//! table (two columns or more, no table or code block in its cells). A range
 //! may start in the middle of a list or a table: a stray `<li>` opens a
 //! list, a stray `<td>` a table.
 //!
@@ -120,7 +120,7 @@ struct Table {
     row: u32,
     row_has_cells: bool,
     cell_open: bool,
-    /// Not a data table: nested blocks or tables in it.
+    /// Not a data table: a table or a code block in it.
     layout: bool,
 }
 
@@ -551,14 +551,12 @@ impl Markdown {
             (n, _) if H.contains(&n) => {
                 self.end_heading();
                 if !closing {
-                    self.in_cell_is_layout();
                     self.sep(Sep::Blank);
                     self.heading = H.iter().position(|&h| h == n).map_or(1, |i| i as u8 + 1);
                 }
             }
             (UL | OL | MENU, false) => {
                 self.end_heading();
-                self.in_cell_is_layout();
                 let start = if name == OL {
                     attr(raw, b"start")
                         .and_then(|v| v.trim().parse::<u32>().ok())
@@ -584,7 +582,6 @@ impl Markdown {
             }
             (LI, false) => {
                 self.end_heading();
-                self.in_cell_is_layout();
                 if let Some(Container::Item { .. }) = self.stack.last() {
                     self.stack.pop();
                 }
@@ -631,7 +628,6 @@ impl Markdown {
             }
             (BLOCKQUOTE, false) => {
                 self.end_heading();
-                self.in_cell_is_layout();
                 self.sep(Sep::Blank);
                 self.push(Container::Quote { written: false });
             }
@@ -1022,7 +1018,7 @@ impl Markdown {
     }
 
     /// Marks the innermost table a layout table when a cell of it is open
-    /// (a list, heading, quote or code block inside a cell).
+    /// (a code block inside a cell: a GFM cell cannot hold one).
     fn in_cell_is_layout(&mut self) {
         if let Some(t) = self.tables.last_mut() {
             if t.cell_open {
@@ -1310,8 +1306,8 @@ fn longest_run(text: &str, byte: u8) -> usize {
 }
 
 /// Appends the Markdown of a table cell (or of text between cells) as one
-/// line: its lines without the table's line `prefix` (or `blank`), joined
-/// by `join`.
+/// line: its lines without the table's line `prefix` (or `blank`) and
+/// without heading marks (a GFM cell holds no heading), joined by `join`.
 fn flatten(content: &str, prefix: &str, blank: &str, join: &str, out: &mut String) {
     let start = out.len();
     for line in content.split('\n') {
@@ -1320,6 +1316,11 @@ fn flatten(content: &str, prefix: &str, blank: &str, join: &str, out: &mut Strin
             .or_else(|| line.strip_prefix(blank))
             .unwrap_or(line)
             .trim();
+        let hashes = line.bytes().take_while(|&b| b == b'#').count();
+        let line = match line.get(hashes..) {
+            Some(rest) if (1..=6).contains(&hashes) && rest.starts_with(' ') => rest.trim_start(),
+            _ => line,
+        };
         if line.is_empty() {
             continue;
         }
@@ -1401,7 +1402,8 @@ fn escape_into(out: &mut String, word: &str, line_start: bool, heading: bool, in
                 let name = rest.iter().take_while(|c| c.is_ascii_alphanumeric()).count();
                 name > 0 && rest.get(name) == Some(&b';')
             }
-            b'$' => !next.is_some_and(u8::is_ascii_digit),
+            // Math is written between `$`s.
+            b'$' => true,
             _ => false,
         };
         if escape {
@@ -1498,16 +1500,24 @@ mod tests {
     }
 
     #[test]
+    fn blocks_in_cells_of_data_tables() {
+        assert_eq!(
+            md("<table><tr><th><h3>Name</h3></th><th><p>Uses</p></th></tr><tr><td>a</td><td><ul><li>x</li><li>y</li></ul></td></tr></table>"),
+            "| Name | Uses |\n| --- | --- |\n| a | - x<br>- y |"
+        );
+    }
+
+    #[test]
     fn layout_tables_are_blocks() {
         // One column.
         assert_eq!(
             md("<table><tr><td>a</td></tr><tr><td>b</td></tr></table>"),
             "a\n\nb"
         );
-        // Blocks in cells, and nested tables.
+        // Code blocks in cells, and nested tables.
         assert_eq!(
-            md("<table><tr><td><h2>T</h2><ul><li>i</li></ul></td><td>x</td></tr></table>"),
-            "## T\n\n- i\n\nx"
+            md("<table><tr><td><pre>a\n b</pre></td><td>x</td></tr></table>"),
+            "```\na\n b\n```\n\nx"
         );
         assert_eq!(
             md("<table><tr><td><table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table></td><td>side</td></tr></table>"),
@@ -1595,7 +1605,7 @@ mod tests {
         assert_eq!(md("<p>&gt; quote</p>"), "\\> quote");
         assert_eq!(
             md("<p>a*b* _c_ snake_case [x] `y` &lt;div&gt; 1 &lt; 2 AT&amp;T &amp;amp; $5 US$</p>"),
-            "a\\*b\\* \\_c\\_ snake_case \\[x] \\`y\\` \\<div> 1 < 2 AT&T \\&amp; $5 US\\$"
+            "a\\*b\\* \\_c\\_ snake_case \\[x] \\`y\\` \\<div> 1 < 2 AT&T \\&amp; \\$5 US\\$"
         );
         assert_eq!(md("<p>C:\\dir\\ and \\*</p>"), "C:\\dir\\\\ and \\\\\\*");
         assert_eq!(md("<p>a<br>---</p>"), "a  \n\\---");
