@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 secs=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(warc_reader warc_split http charset extract)
+[ ${#targets[@]} -gt 0 ] || targets=(warc_reader warc_split http charset extract markdown)
 mkdir -p logs
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t" "artifacts/$t"

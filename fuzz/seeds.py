@@ -101,6 +101,9 @@ def main():
             # charset and extract: no label (Option tag 0), then the page.
             write("charset", b"\x00" + raw)
             write("extract", b"\x00" + raw)
+            # markdown: links, images, no url, then the pages (arbitrary
+            # splits them into `other` and `raw`).
+            write("markdown", b"\x01\x01\x00" + raw)
     for target in sorted((FUZZ / "corpus").iterdir()):
         print(f"{target.name}: {len(list(target.iterdir()))} seeds")
 
