@@ -357,7 +357,11 @@ fn extract_here(
 
 /// The Markdown options of `markdown=`, `markdown_links=`,
 /// `markdown_images=`.
-fn markdown_options(markdown: bool, links: bool, images: bool) -> PyResult<Option<MarkdownOptions>> {
+fn markdown_options(
+    markdown: bool,
+    links: bool,
+    images: bool,
+) -> PyResult<Option<MarkdownOptions>> {
     if !markdown && (links || images) {
         return Err(PyValueError::new_err(
             "markdown_links and markdown_images need markdown=True",

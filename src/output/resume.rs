@@ -138,8 +138,18 @@ impl Settings {
             }
         };
         differ("--filter", &filter(&self.filter), &filter(&run.filter));
-        let markdown = |m: &str| if m.is_empty() { "off".to_owned() } else { m.to_owned() };
-        differ("--markdown", &markdown(&self.markdown), &markdown(&run.markdown));
+        let markdown = |m: &str| {
+            if m.is_empty() {
+                "off".to_owned()
+            } else {
+                m.to_owned()
+            }
+        };
+        differ(
+            "--markdown",
+            &markdown(&self.markdown),
+            &markdown(&run.markdown),
+        );
         out
     }
 }

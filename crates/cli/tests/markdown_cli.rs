@@ -86,13 +86,20 @@ fn structure(line: &str) -> Option<(bool, String)> {
     }
     let hashes = rest.bytes().take_while(|&b| b == b'#').count();
     if (1..=6).contains(&hashes) {
-        return rest.get(hashes..)?.strip_prefix(' ').map(|t| (true, rendered(t)));
+        return rest
+            .get(hashes..)?
+            .strip_prefix(' ')
+            .map(|t| (true, rendered(t)));
     }
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     let item = rest
         .strip_prefix("- ")
         .or_else(|| rest.strip_prefix("* "))
-        .or_else(|| rest.get(digits..)?.strip_prefix(". ").filter(|_| digits > 0));
+        .or_else(|| {
+            rest.get(digits..)?
+                .strip_prefix(". ")
+                .filter(|_| digits > 0)
+        });
     item.map(|t| (false, rendered(t)))
 }
 
@@ -135,7 +142,10 @@ fn wcxb_structure_is_carried() {
             count.0 += 1;
             count.1 += usize::from(ours.contains(&(heading, line)));
         }
-        if gold.lines().any(|l| l.starts_with('|') && l.contains("---")) {
+        if gold
+            .lines()
+            .any(|l| l.starts_with('|') && l.contains("---"))
+        {
             tables.0 += 1;
             tables.1 += usize::from(markdown.lines().any(|l| l.contains("| --- |")));
         }
@@ -156,7 +166,8 @@ fn math_of_real_pages_is_latex() {
         .filter(|p| {
             let raw = std::fs::read(p).unwrap_or_default();
             let mut html = Vec::new();
-            let _ = std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&raw[..]), &mut html);
+            let _ =
+                std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&raw[..]), &mut html);
             let has = |needle: &[u8]| html.windows(needle.len()).any(|w| w == needle);
             has(b"application/x-tex") || has(b"math/tex")
         })
@@ -184,7 +195,11 @@ fn extract_adds_markdown_and_leaves_text_and_wet() {
         let mut all: Vec<&std::ffi::OsStr> = args.iter().map(|a| os(a)).collect();
         all.push(warc.as_os_str());
         let out = common::crawlsift(&all);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         out.stdout
     };
     let plain = jsonl(&run(&["-q"]));
@@ -203,7 +218,11 @@ fn extract_adds_markdown_and_leaves_text_and_wet() {
         std::io::Read::read_to_string(&mut flate2::read::MultiGzDecoder::new(&raw[..]), &mut text)
             .unwrap_or_else(|e| panic!("{e}"));
         text.lines()
-            .filter(|l| !l.starts_with("WARC-Record-ID:") && !l.starts_with("WARC-Date:") && !l.starts_with("WARC-Warcinfo-ID:"))
+            .filter(|l| {
+                !l.starts_with("WARC-Record-ID:")
+                    && !l.starts_with("WARC-Date:")
+                    && !l.starts_with("WARC-Warcinfo-ID:")
+            })
             .map(str::to_owned)
             .collect::<Vec<_>>()
     };

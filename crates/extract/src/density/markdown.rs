@@ -92,10 +92,18 @@ enum Container {
     Quote { written: bool },
     /// A list: ordered or not, the next item's number, whether it has had
     /// an item.
-    List { ordered: bool, next: u32, started: bool },
+    List {
+        ordered: bool,
+        next: u32,
+        started: bool,
+    },
     /// A list item: its marker (0 for a bullet, else its number), the
     /// marker's width, whether the marker was written.
-    Item { number: u32, width: u8, written: bool },
+    Item {
+        number: u32,
+        width: u8,
+        written: bool,
+    },
 }
 
 /// What text goes to, when not to the output.
@@ -375,12 +383,18 @@ impl Markdown {
                 }
                 Container::Quote { .. } => {}
                 Container::List { .. } => {}
-                Container::Item { written: true, width, .. } => {
+                Container::Item {
+                    written: true,
+                    width,
+                    ..
+                } => {
                     for _ in 0..*width {
                         self.out.push(' ');
                     }
                 }
-                Container::Item { written, number, .. } if !blank => {
+                Container::Item {
+                    written, number, ..
+                } if !blank => {
                     *written = true;
                     if *number == 0 {
                         self.out.push_str("- ");
@@ -493,14 +507,7 @@ impl Markdown {
         }
     }
 
-    fn element(
-        &mut self,
-        raw: &str,
-        class: TagClass,
-        name: u64,
-        closing: bool,
-        attrs: bool,
-    ) {
+    fn element(&mut self, raw: &str, class: TagClass, name: u64, closing: bool, attrs: bool) {
         if let Some((hidden, depth)) = self.hide {
             if name == hidden {
                 let depth = if closing { depth - 1 } else { depth + 1 };
@@ -1102,7 +1109,11 @@ impl Markdown {
         // Text inside the table but outside its cells (a caption) first.
         let mut loose = String::new();
         let mut at = start;
-        for c in cells.iter().map(|c| (c.start, c.end)).chain([(out_len, out_len)]) {
+        for c in cells
+            .iter()
+            .map(|c| (c.start, c.end))
+            .chain([(out_len, out_len)])
+        {
             let gap = self.out.get(at..c.0.max(at)).unwrap_or_default();
             flatten(gap, &prefix, &blank, " ", &mut loose);
             at = c.1.max(at);
@@ -1218,11 +1229,17 @@ fn attr<'t>(raw: &'t str, name: &[u8]) -> Option<&'t str> {
     let bytes = raw.as_bytes();
     let mut i = 1;
     // The element name.
-    while bytes.get(i).is_some_and(|b| !b.is_ascii_whitespace() && *b != b'>' && *b != b'/') {
+    while bytes
+        .get(i)
+        .is_some_and(|b| !b.is_ascii_whitespace() && *b != b'>' && *b != b'/')
+    {
         i += 1;
     }
     loop {
-        while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace() || *b == b'/') {
+        while bytes
+            .get(i)
+            .is_some_and(|b| b.is_ascii_whitespace() || *b == b'/')
+        {
             i += 1;
         }
         let start = i;
@@ -1255,7 +1272,10 @@ fn attr<'t>(raw: &'t str, name: &[u8]) -> Option<&'t str> {
                 }
                 _ => {
                     let from = i;
-                    while bytes.get(i).is_some_and(|b| !b.is_ascii_whitespace() && *b != b'>') {
+                    while bytes
+                        .get(i)
+                        .is_some_and(|b| !b.is_ascii_whitespace() && *b != b'>')
+                    {
                         i += 1;
                     }
                     value = raw.get(from..i);
@@ -1399,7 +1419,10 @@ fn escape_into(out: &mut String, word: &str, line_start: bool, heading: bool, in
             b'&' => {
                 let rest = b.get(i + 1..).unwrap_or_default();
                 let rest = rest.strip_prefix(b"#").unwrap_or(rest);
-                let name = rest.iter().take_while(|c| c.is_ascii_alphanumeric()).count();
+                let name = rest
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric())
+                    .count();
                 name > 0 && rest.get(name) == Some(&b';')
             }
             // Math is written between `$`s.
@@ -1592,7 +1615,10 @@ mod tests {
             "Let $a_{ij}$ be"
         );
         // MathML without TeX: its text.
-        assert_eq!(md("<p><math><mi>x</mi><mo>+</mo><mn>1</mn></math></p>"), "x+1");
+        assert_eq!(
+            md("<p><math><mi>x</mi><mo>+</mo><mn>1</mn></math></p>"),
+            "x+1"
+        );
         // Broken MathML: closed at the end.
         assert_eq!(md("<p>a <math alttext=\"y\"><mi>y"), "a $y$");
     }
@@ -1601,7 +1627,10 @@ mod tests {
     fn escapes_only_what_would_render() {
         assert_eq!(md("<p># not a heading</p>"), "\\# not a heading");
         assert_eq!(md("<p>#hashtag and C#</p>"), "#hashtag and C#");
-        assert_eq!(md("<p>- dash</p><p>1. one</p><p>2014. year</p>"), "\\- dash\n\n1\\. one\n\n2014\\. year");
+        assert_eq!(
+            md("<p>- dash</p><p>1. one</p><p>2014. year</p>"),
+            "\\- dash\n\n1\\. one\n\n2014\\. year"
+        );
         assert_eq!(md("<p>&gt; quote</p>"), "\\> quote");
         assert_eq!(
             md("<p>a*b* _c_ snake_case [x] `y` &lt;div&gt; 1 &lt; 2 AT&amp;T &amp;amp; $5 US$</p>"),
@@ -1643,7 +1672,10 @@ mod tests {
         // Dropping the text's second and fourth paragraphs drops their Markdown.
         markdown.keep_paragraphs(&[false, true, false, false, true]);
         markdown.finish();
-        assert_eq!(markdown.written(), "## T\n\n- two\n\n| a | b |\n| --- | --- |");
+        assert_eq!(
+            markdown.written(),
+            "## T\n\n- two\n\n| a | b |\n| --- | --- |"
+        );
     }
 
     /// Well-formed CommonMark is not checked here; that the renderer stays
@@ -1657,7 +1689,12 @@ mod tests {
             },
             true,
         );
-        assert!(markdown.len() <= 8 * html.len() + 64, "{} from {}", markdown.len(), html.len());
+        assert!(
+            markdown.len() <= 8 * html.len() + 64,
+            "{} from {}",
+            markdown.len(),
+            html.len()
+        );
         let _ = text;
     }
 
@@ -1666,7 +1703,10 @@ mod tests {
         let wide = format!("<table><tr>{}</tr></table>", "<td>x".repeat(10_000));
         assert_bounded(&wide);
         assert!(md(&wide).starts_with("| x | x |"));
-        let spans = format!("<table>{}</table>", "<tr><td colspan=100000>a<td rowspan=9>b".repeat(2_000));
+        let spans = format!(
+            "<table>{}</table>",
+            "<tr><td colspan=100000>a<td rowspan=9>b".repeat(2_000)
+        );
         assert_bounded(&spans);
         let nested = "<table><tr><td>".repeat(500) + "deep";
         assert_bounded(&nested);
