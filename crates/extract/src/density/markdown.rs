@@ -1169,7 +1169,9 @@ impl Markdown {
         // next row (the first row's, with the table).
         let end = start + scratch.len();
         let mut row = 0;
-        for m in self.marks.iter_mut().filter(|m| **m > start) {
+        // The marks are in order: only those past the table's start move.
+        let first_mark = self.marks.partition_point(|&m| m <= start);
+        for m in self.marks.iter_mut().skip(first_mark) {
             while row_starts.get(row).is_some_and(|&(old, _)| old < *m) {
                 row += 1;
             }
@@ -1710,6 +1712,8 @@ mod tests {
         assert_bounded(&spans);
         let nested = "<table><tr><td>".repeat(500) + "deep";
         assert_bounded(&nested);
+        let tables = "<p>p</p><table><tr><td>a<td>b<tr><td>c<td>d</table>".repeat(2_000);
+        assert_bounded(&tables);
         let lists = "<ul><li>".repeat(5_000) + "deep";
         assert_bounded(&lists);
         assert_bounded(&"<pre>".repeat(1_000));
