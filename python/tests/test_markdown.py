@@ -34,7 +34,8 @@ def test_extract_markdown_equals_the_cli_and_leaves_the_text(run_cli, pages):
         assert got.text == plain.text == want[str(path)]["text"], path
         assert got.markdown == want[str(path)]["markdown"], path
         with_structure += any(line.startswith(("#", "- ", "| ")) for line in got.markdown.splitlines())
-    assert with_structure > len(pages) // 2, with_structure
+    # News articles are mostly paragraphs; a third of them have a heading, list or table.
+    assert with_structure >= len(pages) // 4, with_structure
 
 
 def test_markdown_of_a_crafted_page():
