@@ -1466,7 +1466,6 @@ mod tests {
         let mut sink = TextSink::with_markdown(&mut text, &mut entities, Some(&mut markdown));
         sink.paragraph();
         sink.append_html(html, 0, html.len(), rules);
-        drop(sink);
         markdown.finish();
         (markdown.written().to_owned(), text)
     }
@@ -1669,7 +1668,6 @@ mod tests {
         let mut markdown = Markdown::new(MarkdownOptions::default());
         let mut sink = TextSink::with_markdown(&mut text, &mut entities, Some(&mut markdown));
         sink.append_html(html, 0, html.len(), Rules::papers(LinkRule::Keep));
-        drop(sink);
         assert_eq!(text, "T\none\ntwo\na b\nc d");
         // Dropping the text's second and fourth paragraphs drops their Markdown.
         markdown.keep_paragraphs(&[false, true, false, false, true]);
@@ -1729,7 +1727,6 @@ mod tests {
             let mut sink = TextSink::new(&mut plain, &mut entities);
             sink.paragraph();
             sink.append_html(&html, 0, html.len(), Rules { cleaning: Cleaning::Furniture, ..Rules::papers(LinkRule::Keep) });
-            drop(sink);
             prop_assert_eq!(text, plain);
             prop_assert!(markdown.len() <= 16 * html.len() + 64);
         }
