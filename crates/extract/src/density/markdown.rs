@@ -433,15 +433,30 @@ impl Markdown {
         if self.math.is_some() {
             return collapse_into(&mut self.math_text, text);
         }
-        let mut first = true;
-        for word in text.split(char::is_whitespace) {
-            if !first {
+        // Words split at whitespace as `char::is_whitespace` tells it; only
+        // the lead bytes of the Unicode spaces are decoded.
+        let bytes = text.as_bytes();
+        let (mut start, mut i) = (0, 0);
+        while let Some(&b) = bytes.get(i) {
+            let (space, width) = match b {
+                b'\t'..=b'\r' | b' ' => (true, 1),
+                0xC2 | 0xE1..=0xE3 => {
+                    let c = text.get(i..).and_then(|t| t.chars().next()).unwrap_or('x');
+                    (c.is_whitespace(), c.len_utf8())
+                }
+                _ => (false, 1),
+            };
+            if space {
+                if start < i {
+                    self.word(text.get(start..i).unwrap_or_default());
+                }
                 self.sep(Sep::Space);
+                start = i + width;
             }
-            first = false;
-            if !word.is_empty() {
-                self.word(word);
-            }
+            i += width;
+        }
+        if start < bytes.len() {
+            self.word(text.get(start..).unwrap_or_default());
         }
     }
 
