@@ -39,13 +39,14 @@ def test_extract_markdown_equals_the_cli_and_leaves_the_text(run_cli, pages):
 
 
 def test_markdown_of_a_crafted_page():
+    para = "<p>" + "This is a long sentence of the main text of the article, and it goes on. " * 4 + "</p>"
     html = (
         "<html><head><title>T</title></head><body><article><h2>Results</h2>"
         "<p>The 1st run of <code>f(x)</code> gave <a href='/r'>these</a> values, "
         "with <math alttext='x^2'><mi>x</mi></math> as the bound, "
-        "and a long enough paragraph to be the main content of the page.</p>"
-        "<table><tr><th>n</th><th>time</th></tr><tr><td>1</td><td>2 s</td></tr></table>"
-        "<pre class='language-python'>def f(x):\n\treturn x</pre></article></body></html>"
+        "and a long enough paragraph to be the main content of the page.</p>" + para
+        + "<table><tr><th>n</th><th>time</th></tr><tr><td>1</td><td>2 s</td></tr></table>" + para
+        + "<pre class='language-python'>def f(x):\n\treturn x</pre>" + para + "</article></body></html>"
     )
     got = crawlsift.extract(html, markdown=True, markdown_links=True, url="https://example.org/a/b")
     assert "## Results" in got.markdown
