@@ -137,8 +137,10 @@ def test_datatrove_steps_put_markdown_in_the_metadata(shared, cli_rows, tmp_path
     from datatrove.data import Document
 
     step = CrawlsiftExtractor(markdown=True)
-    html = "<article><h1>Head</h1><p>" + "A sentence of main text. " * 10 + "</p><ul><li>one</li><li>two</li></ul></article>"
+    para = "<p>" + "A sentence of the main text of this page, long enough to count. " * 5 + "</p>"
+    items = "<ul><li>The first item of a list in the text</li><li>The second item of a list in the text</li></ul>"
+    html = "<article><h1>Head</h1>" + para + items + para + "</article>"
     (doc,) = list(step.run([Document(text=html, id="1")]))
     assert doc.metadata["markdown"].startswith("# Head\n\n")
-    assert "- one\n- two" in doc.metadata["markdown"]
+    assert "- The first item of a list in the text\n- The second item" in doc.metadata["markdown"]
     assert "#" not in doc.text
