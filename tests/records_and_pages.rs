@@ -70,6 +70,7 @@ fn run_with_cap(data: &[u8], cap: u64) -> (FileStats, Vec<serde_json::Value>) {
         formatter: Formatter::new(Format::Jsonl, Compression::None),
         split_min_bytes: u64::MAX,
         signals: Default::default(),
+        markdown: None,
     };
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let path = dir.path().join("crafted.warc");

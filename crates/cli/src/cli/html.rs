@@ -80,7 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut extractor = Extractor::new(args.algorithm)
         .with_gap(args.gap)
         .with_page_timeout(timeout);
-        if args.markdown {
+    if args.markdown {
         extractor = extractor.with_markdown(crawlsift::MarkdownOptions {
             links: args.markdown_links,
             images: args.markdown_images,
