@@ -149,8 +149,9 @@ def _score_page(task):
             if not path.exists():
                 continue
             md = st.parse_markdown(path.read_text(encoding="utf-8"))
-            pred = out / "pred" / f"{tool}-md" / dataset / f"{page}.txt"
-            pred.write_text(md.plain, encoding="utf-8")
+        pred = out / "pred" / f"{tool}-md" / dataset / f"{page}.txt"
+        pred.parent.mkdir(parents=True, exist_ok=True)
+        pred.write_text(md.plain, encoding="utf-8")
         views = {"html": structures}
         if tool != "gold-md":
             views["gold_md"] = second
@@ -240,7 +241,7 @@ def main() -> int:
     md_tools = [t for t in tools if t != "crawlsift" or has_markdown]
 
     # 2. Structures and what each Markdown carries, page by page.
-    for tool in md_tools:
+    for tool in md_tools + ["gold-md"]:
         for d in datasets:
             target = out / "pred" / f"{tool}-md" / d.name
             shutil.rmtree(target, ignore_errors=True)
@@ -255,6 +256,10 @@ def main() -> int:
     # 3. Word-level F1 of the stripped Markdown, and of crawlsift's text.
     labels = [f"{t}-md" for t in md_tools] + (["crawlsift-text"] if "crawlsift" in tools else [])
     f1 = run_eval(binary, out, labels, datasets)
+    # The stripping checked on the annotators' Markdown against their text.
+    with_gold_md = [d for d in datasets if (d / "markdown").is_dir()]
+    if with_gold_md:
+        f1.update(run_eval(binary, out, ["gold-md-md"], with_gold_md))
 
     # 4. Micro-averaged recall per dataset, tool, view and kind.
     totals: dict = {}
