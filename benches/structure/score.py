@@ -8,7 +8,7 @@ Usage: score.py [--crawlsift BIN] [--tools crawlsift,trafilatura] [--datasets a,
 Each tool's Markdown is cached per page in OUT/md/<tool>/<dataset>/<id>.md,
 re-made only when the tool changes (crawlsift: the binary's SHA-256;
 trafilatura: its version and options). Prints a Markdown table and writes
-OUT/results.json and OUT/failures/<tool>.md (failing examples per kind).
+OUT/table.md, OUT/results.json and OUT/failures/<tool>.md (failing examples per kind).
 """
 
 from __future__ import annotations
@@ -286,6 +286,7 @@ def main() -> int:
     }
     (out / "results.json").write_text(json.dumps(results, indent=1))
     write_failures(out, failures, args.examples)
+    (out / "table.md").write_text(table(results, names) + "\n", encoding="utf-8")
     print(table(results, names))
     return 0
 
