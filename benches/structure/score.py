@@ -157,17 +157,25 @@ def _score_page(task):
             views["gold_md"] = second
         per_tool = {}
         for view, found in views.items():
-            counts = {k: [0, 0] for k in st.REPORTED}
+            # Per kind: counted, carried, and not carried whose text is not
+            # in the Markdown at all (lost by the selection, not the rendering).
+            counts = {k: [0, 0, 0] for k in st.REPORTED}
             failures = []
             for s in found:
                 ok = st.carried(s, md)
+                selected = ok or st.in_text(s, md)
                 counts[s.kind][0] += 1
                 counts[s.kind][1] += ok
+                counts[s.kind][2] += not selected
                 if s.kind == "table":
+                    gfm = md.has_table(s.rows, gfm_only=True)
                     counts["table_gfm"][0] += 1
-                    counts["table_gfm"][1] += md.has_table(s.rows, gfm_only=True)
+                    counts["table_gfm"][1] += gfm
+                    counts["table_gfm"][2] += not (gfm or selected)
                 if not ok:
-                    failures.append({"kind": s.kind, "shown": s.shown, "near": st.near(md, s)})
+                    failures.append(
+                        {"kind": s.kind, "shown": s.shown, "near": st.near(md, s), "in_text": selected}
+                    )
             per_tool[view] = {"counts": counts, "failures": failures}
         result["tools"][tool] = per_tool
     return result
@@ -268,11 +276,12 @@ def main() -> int:
         for tool, views in page["tools"].items():
             for view, got in views.items():
                 slot = totals.setdefault(tool, {}).setdefault(view, {}).setdefault(
-                    page["dataset"], {k: [0, 0] for k in st.REPORTED}
+                    page["dataset"], {k: [0, 0, 0] for k in st.REPORTED}
                 )
-                for kind, (n, ok) in got["counts"].items():
+                for kind, (n, ok, unselected) in got["counts"].items():
                     slot[kind][0] += n
                     slot[kind][1] += ok
+                    slot[kind][2] += unselected
                 for fail in got["failures"]:
                     bucket = failures.setdefault(tool, {}).setdefault(view, {}).setdefault(fail["kind"], [])
                     bucket.append({"dataset": page["dataset"], "page": page["page"], **fail})
@@ -301,7 +310,8 @@ def write_failures(out: Path, failures: dict, per_kind: int) -> None:
         lines = [f"# {tool}: structures its Markdown does not carry", ""]
         for view, kinds in views.items():
             for kind, fails in kinds.items():
-                lines.append(f"## {view} view, {kind}: {len(fails)} not carried")
+                lost = sum(1 for fail in fails if not fail["in_text"])
+                lines.append(f"## {view} view, {kind}: {len(fails)} not carried, {lost} of them not in the text at all")
                 seen, picked = set(), []
                 step = max(1, len(fails) // (per_kind * 3))
                 for fail in fails[::step]:
@@ -311,7 +321,8 @@ def write_failures(out: Path, failures: dict, per_kind: int) -> None:
                     if len(picked) == per_kind:
                         break
                 for fail in picked:
-                    lines.append(f"- `{fail['dataset']}/{fail['page']}`: `{fail['shown'][:300]!r}`")
+                    where = "its text is in the Markdown" if fail["in_text"] else "its text is not in the Markdown"
+                    lines.append(f"- `{fail['dataset']}/{fail['page']}` ({where}): `{fail['shown'][:300]!r}`")
                     lines.append(f"  - Markdown near it: `{fail['near'][:400]!r}`" if fail["near"] else "  - its text is on no Markdown line")
                 lines.append("")
         (target / f"{tool}.md").write_text("\n".join(lines), encoding="utf-8")
@@ -329,7 +340,7 @@ def table(results: dict, names: list[str]) -> str:
             counts = recall[tool].get("html", {}).get(name)
             if counts is None:
                 continue
-            cells = [fmt(ok, n) for n, ok in (counts[k] for k in st.REPORTED)]
+            cells = [fmt(ok, n) for n, ok in (counts[k][:2] for k in st.REPORTED)]
             scores = [f1.get(f"{tool}-md", {}).get(name), f1.get(f"{tool}-text", {}).get(name)]
             cells += [f"{x:.3f}" if x is not None else "–" for x in scores]
             rows.append(f"| {tool} | {name} | " + " | ".join(cells) + " |")
@@ -337,17 +348,24 @@ def table(results: dict, names: list[str]) -> str:
         for name in names:
             rows.append(f"| crawlsift (text only) | {name} | " + " | ".join("–" for _ in st.REPORTED)
                         + f" | – | {f1['crawlsift-text'][name]:.3f} |")
+    rows += ["", "Not carried because the text is not in the Markdown at all (lost by the selection, not the rendering), of those counted:", ""]
+    rows += ["| tool | dataset | " + " | ".join(st.KINDS) + " |", "|" + "---|" * (len(st.KINDS) + 2)]
+    for tool in recall:
+        for name in names:
+            counts = recall[tool].get("html", {}).get(name)
+            if counts is not None:
+                rows.append(f"| {tool} | {name} | " + " | ".join(f"{c[2]}/{c[0]}" for c in (counts[k] for k in st.KINDS)) + " |")
     second = [
         (tool, name, counts)
         for tool, views in recall.items()
         for name, counts in views.get("gold_md", {}).items()
-        if sum(n for n, _ in counts.values())
+        if sum(c[0] for c in counts.values())
     ]
     if second:
         rows += ["", "Gold-Markdown view (structures of the annotators' Markdown carried by the tool's):", ""]
         rows += ["| tool | dataset | " + " | ".join(st.REPORTED) + " |", "|" + "---|" * (len(st.REPORTED) + 2)]
         for tool, name, counts in second:
-            rows.append(f"| {tool} | {name} | " + " | ".join(fmt(ok, n) for n, ok in (counts[k] for k in st.REPORTED)) + " |")
+            rows.append(f"| {tool} | {name} | " + " | ".join(fmt(ok, n) for n, ok in (counts[k][:2] for k in st.REPORTED)) + " |")
     return "\n".join(rows)
 
 

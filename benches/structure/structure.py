@@ -269,6 +269,7 @@ def _html_table(node, gold: Gold) -> Structure | None:
 
 _MD = MarkdownIt("commonmark", {"html": True}).enable("table").enable("strikethrough")
 _TAG = re.compile(r"<[^>]*>")
+_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 def _inline(token, breaks: str = " ") -> str:
@@ -278,7 +279,7 @@ def _inline(token, breaks: str = " ") -> str:
         kind = child.type
         if kind in ("text", "code_inline"):
             out.append(child.content)
-        elif kind in ("softbreak", "hardbreak"):
+        elif kind in ("softbreak", "hardbreak") or (kind == "html_inline" and _BR.match(child.content)):
             out.append(breaks)
         elif kind == "image":
             out.append(_inline(child, breaks))
@@ -299,6 +300,8 @@ class Markdown:
     gfm_tables: list[list[tuple[str, ...]]] = field(default_factory=list)
     # The document with its markup stripped, for word-level F1.
     plain: str = ""
+    # The stripped text's lines, prepared as a gold text is (in_text).
+    lines: "Gold | None" = None
     source: str = ""
 
     def has_heading(self, text: str) -> bool:
@@ -450,6 +453,22 @@ def carried(structure: Structure, md: Markdown) -> bool:
     if structure.kind == "code":
         return md.has_code(structure.lines)
     return md.has_table(structure.rows)
+
+
+def in_text(structure: Structure, md: Markdown) -> bool:
+    """Whether the structure's text is in the Markdown's stripped text: a
+    heading as a line, a list item beginning a line, code and table cells
+    anywhere. One missing from it was not selected; one found in it was
+    selected but not rendered as that structure."""
+    if md.lines is None:
+        md.lines = Gold(md.plain)
+    if structure.kind == "heading":
+        return md.lines.has_line(structure.text)
+    if structure.kind == "list_item":
+        return md.lines.begins_line(structure.text)
+    if structure.kind == "code":
+        return norm("\n".join(structure.lines)) in md.lines.flat
+    return all(cell in md.lines.flat for row in structure.rows for cell in row)
 
 
 def gold_markdown_structures(gold_md: Markdown) -> list[Structure]:

@@ -220,3 +220,20 @@ def test_gold_markdown_view():
     assert [s.kind for s in got] == ["heading", "list_item", "list_item", "code", "table"]
     tool = st.parse_markdown("## title\n\n* one\n\ntwo\n\n```\na\nb\n```\n| h | i |\n| j | k |\n")
     assert [st.carried(s, tool) for s in got] == [True, True, False, True, True]
+
+
+def test_br_in_a_cell_is_a_line_break():
+    html = "<table><tr><th>Plan</th><th>Price</th></tr><tr><td>Basic</td><td>$5<br>($60 a year)</td></tr></table>"
+    gold = "Plan Price\nBasic $5 ($60 a year)"
+    md = "| Plan | Price |\n| --- | --- |\n| Basic | $5<br>($60 a year) |\n"
+    assert carried(html, gold, md, "table") == (1, 1)
+
+
+def test_in_text_tells_selection_from_rendering():
+    html = "<h2>Kept as text</h2><h2>Left out</h2>"
+    md = st.parse_markdown("Kept as **text**\n\nOther words\n")
+    kept, left = found(html, "Kept as text\nLeft out")
+    assert not st.carried(kept, md) and st.in_text(kept, md)
+    assert not st.carried(left, md) and not st.in_text(left, md)
+    # A heading's text inside a longer line is not that heading's line.
+    assert not st.in_text(kept, st.parse_markdown("Words kept as text here\n"))
