@@ -342,7 +342,7 @@ def table(results: dict, names: list[str]) -> str:
                 continue
             cells = [fmt(ok, n) for n, ok in (counts[k][:2] for k in st.REPORTED)]
             scores = [f1.get(f"{tool}-md", {}).get(name), f1.get(f"{tool}-text", {}).get(name)]
-            cells += [f"{x:.3f}" if x is not None else "–" for x in scores]
+            cells += [f"{x:.4f}" if x is not None else "–" for x in scores]
             rows.append(f"| {tool} | {name} | " + " | ".join(cells) + " |")
     if "crawlsift-text" in f1 and "crawlsift" not in recall:
         for name in names:

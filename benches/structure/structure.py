@@ -369,13 +369,13 @@ def parse_markdown(source: str) -> Markdown:
             row = []
         elif kind == "tr_close":
             if table is not None and row is not None:
-                table.append(row_key(row))
+                table.append(row_key([norm(cell) for cell in row]))
                 plain.append(" ".join(row))
             row = None
         elif kind == "inline":
             text = _inline(token)
             if row is not None:
-                row.append(norm(text))
+                row.append(text)
                 continue
             if heading:
                 md.headings.append(norm(text))

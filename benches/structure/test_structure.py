@@ -210,6 +210,8 @@ def test_plain_text_drops_the_markup():
     )
     assert md.plain.split() == ["Title", "Some", "emphasis", "and", "a", "link", "*.", "one", "two",
                                 "h", "i", "j", "k", "p", "q", "x", "=", "1"]
+    # Case is kept: the F1 counts it.
+    assert st.parse_markdown("| Name | Age |\n|---|---|\n| Ann | 31 |\n").plain.split() == ["Name", "Age", "Ann", "31"]
 
 
 def test_gold_markdown_view():
