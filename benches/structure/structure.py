@@ -37,10 +37,10 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 from selectolax.lexbor import LexborHTMLParser
 
-KINDS = ("heading", "list_item", "code", "table")
+KINDS = ("heading", "list_item", "code", "table", "math")
 # Reported beside them: tables carried by GFM tables only (a delimiter row
 # under the header), rows that render as a table.
-REPORTED = KINDS + ("table_gfm",)
+REPORTED = ("heading", "list_item", "code", "table", "table_gfm", "math")
 
 # Not rendered as text.
 _SKIP = frozenset({"script", "style", "template", "noscript", "head", "title", "iframe", "object"})
@@ -229,7 +229,48 @@ def html_structures(html: str, gold: Gold) -> list[Structure]:
         table = _html_table(node, gold)
         if table is not None:
             found.append(table)
+    for node in tree.css('math, script[type^="math/tex"]'):
+        math = _html_math(node, gold)
+        if math is not None:
+            found.append(math)
     return found
+
+
+def tex_key(tex: str) -> str:
+    """TeX as compared: without whitespace, a `{\\displaystyle …}` wrapper
+    (MediaWiki's) taken off."""
+    key = "".join(tex.split())
+    if key.startswith("{\\displaystyle") and key.endswith("}"):
+        key = key[len("{\\displaystyle") : -1]
+    return key
+
+
+def _html_math(node, gold: Gold) -> Structure | None:
+    """A formula with a TeX source (MathML's x-tex annotation or alttext, or
+    MathJax's script), counted when the text around it (its block, formulas
+    left out; the first eight words) is in the gold."""
+    if node.tag == "script":
+        tex = node.text(deep=True) or ""
+    else:
+        annotation = next(
+            (a for a in node.css("annotation") if (a.attributes.get("encoding") or "").lower() == "application/x-tex"),
+            None,
+        )
+        tex = annotation.text(deep=True) if annotation is not None else node.attributes.get("alttext") or ""
+    key = tex_key(tex)
+    if not key:
+        return None
+    block = node.parent
+    for _ in range(4):
+        if block is None or block.tag in _BLOCK:
+            break
+        block = block.parent
+    if block is None:
+        return None
+    context = norm(_text(block, _SKIP | {"math"})).split()[:8]
+    if len(context) < 3 or not gold.contains(" ".join(context)):
+        return None
+    return Structure("math", text=key, shown=f"<math> {tex.strip()[:200]}")
 
 
 def _html_table(node, gold: Gold) -> Structure | None:
@@ -296,6 +337,8 @@ class Markdown:
     # Runs of table rows: GFM tables, and runs of lines that start with `|`
     # (rows without a delimiter row, which render as text).
     tables: list[list[tuple[str, ...]]] = field(default_factory=list)
+    # The TeX of `$…$` and `$$…$$` spans outside code, as tex_key gives it.
+    math: set = field(default_factory=set)
     # Only the GFM tables (a delimiter row under the header): what renders as a table.
     gfm_tables: list[list[tuple[str, ...]]] = field(default_factory=list)
     # The document with its markup stripped, for word-level F1.
@@ -340,6 +383,7 @@ def parse_markdown(source: str) -> Markdown:
     table: list[tuple[str, ...]] | None = None
     row: list[str] | None = None
     code_ranges: list[list[int]] = []  # lines of code blocks and GFM tables
+    fence_ranges: list[list[int]] = []  # lines of code blocks
     for token in _MD.parse(source):
         kind = token.type
         if kind in ("bullet_list_open", "ordered_list_open"):
@@ -391,12 +435,14 @@ def parse_markdown(source: str) -> Markdown:
         elif kind in ("fence", "code_block"):
             if token.map:
                 code_ranges.append(token.map)
+                fence_ranges.append(token.map)
             if kind == "fence":
                 md.fences.append(code_lines(token.content))
             plain.append(token.content)
         elif kind == "html_block":
             plain.append(_TAG.sub(" ", token.content))
     md.tables = md.gfm_tables + _pipe_rows(source, code_ranges)
+    md.math = _math_spans(source, fence_ranges)
     md.plain = "\n".join(plain)
     md.index()
     return md
@@ -435,6 +481,23 @@ def _pipe_rows(source: str, skip: list[list[int]]) -> list[list[tuple[str, ...]]
     return runs
 
 
+_DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
+_INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)((?:[^$\\\n]|\\.)+?)(?<!\\)\$(?!\$)")
+
+
+def _math_spans(source: str, skip: list[list[int]]) -> set:
+    """The TeX of the `$$…$$` and `$…$` spans of the Markdown, outside the
+    code blocks' line ranges in `skip`."""
+    lines = source.split("\n")
+    for start, end in skip:
+        for i in range(start, min(end, len(lines))):
+            lines[i] = ""
+    text = "\n".join(lines)
+    spans = {tex_key(m.group(1)) for m in _DISPLAY.finditer(text)}
+    spans |= {tex_key(m.group(1)) for m in _INLINE_MATH.finditer(_DISPLAY.sub(" ", text))}
+    return spans
+
+
 def render_inline(text: str) -> str:
     """A piece of inline Markdown as CommonMark renders it."""
     tokens = _MD.parseInline(text.strip())
@@ -452,6 +515,8 @@ def carried(structure: Structure, md: Markdown) -> bool:
         return md.has_item(structure.text)
     if structure.kind == "code":
         return md.has_code(structure.lines)
+    if structure.kind == "math":
+        return structure.text in md.math
     return md.has_table(structure.rows)
 
 
@@ -468,6 +533,8 @@ def in_text(structure: Structure, md: Markdown) -> bool:
         return md.lines.begins_line(structure.text)
     if structure.kind == "code":
         return norm("\n".join(structure.lines)) in md.lines.flat
+    if structure.kind == "math":
+        return "".join(structure.text.split()) in "".join(md.source.split())
     return all(cell in md.lines.flat for row in structure.rows for cell in row)
 
 
@@ -495,6 +562,8 @@ def near(md: Markdown, structure: Structure, width: int = 200) -> str:
         probe = structure.text[:40]
     elif structure.kind == "code":
         probe = next((norm(line) for line in structure.lines if line.strip()), "")[:40]
+    elif structure.kind == "math":
+        return ""
     else:
         probe = next((cell for row in structure.rows for cell in row if len(cell) > 3), "")[:40]
     if not probe:

@@ -239,3 +239,26 @@ def test_in_text_tells_selection_from_rendering():
     assert not st.carried(left, md) and not st.in_text(left, md)
     # A heading's text inside a longer line is not that heading's line.
     assert not st.in_text(kept, st.parse_markdown("Words kept as text here\n"))
+
+
+MATH_PAGE = (
+    "<p>The sum <math alttext='{\\displaystyle a_1 < a_2}'><mi>a</mi></math> holds for every pair of terms here.</p>"
+    "<p>Display form:<math display='block'><semantics><mi>x</mi>"
+    "<annotation encoding='application/x-tex'>x^2 + y^2</annotation></semantics></math> closes the proof now.</p>"
+    "<p>Script form <script type='math/tex; mode=display'>\\frac{1}{2}</script> is a third kind of math.</p>"
+    "<nav><p>Menu words that no gold has <math alttext='z'></math></p></nav>"
+)
+MATH_GOLD = "The sum holds for every pair of terms here.\nDisplay form: closes the proof now.\nScript form is a third kind of math."
+
+
+def test_math_with_a_tex_source_counts_in_main_content():
+    got = found(MATH_PAGE, MATH_GOLD, "math")
+    assert [s.text for s in got] == ["a_1<a_2", "x^2+y^2", "\\frac{1}{2}"]
+
+
+def test_math_as_latex_between_dollars():
+    good = "The sum $a_1 < a_2$ holds.\n\nDisplay form:\n\n$$\nx^2 + y^2\n$$\n\nScript form $$\\frac{1}{2}$$ is.\n"
+    assert carried(MATH_PAGE, MATH_GOLD, good, "math") == (3, 3)
+    # Escaped as trafilatura does, or left as its text, or inside a code fence.
+    escaped = "The sum $a\\_1 \\< a\\_2$ holds.\n\n```\n$$x^2 + y^2$$\n```\n\nScript form 1/2 is.\n"
+    assert carried(MATH_PAGE, MATH_GOLD, escaped, "math") == (3, 0)
