@@ -86,7 +86,13 @@ def run_crawlsift(binary: Path, dataset: Path, ids: list[str], out: Path, markdo
             (text_dir / f"{page}.txt").write_text(obj["text"], encoding="utf-8")
             if markdown:
                 (md_dir / f"{page}.md").write_text(obj.get("markdown") or "", encoding="utf-8")
-    return {"wall_s": time.perf_counter() - started, "cpu_s": cpu}
+    # A page the command failed on scores as an empty output, as a peer's error does.
+    missing = [page for page in ids if not (text_dir / f"{page}.txt").exists()]
+    for page in missing:
+        (text_dir / f"{page}.txt").write_text("", encoding="utf-8")
+        if markdown:
+            (md_dir / f"{page}.md").write_text("", encoding="utf-8")
+    return {"wall_s": time.perf_counter() - started, "cpu_s": cpu, "failed_pages": len(missing)}
 
 
 def _trafilatura_page(task):
