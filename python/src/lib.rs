@@ -1,6 +1,6 @@
 //! `crawlsift._crawlsift`: the thin PyO3 layer over the crawlsift crate. Everything that
-//! extracts, reads WARC files or counts lives in crawlsift; this file converts
-//! arguments and results, releases the GIL around the work, and turns
+//! extracts, reads WARC files or counts lives in crawlsift; these files convert
+//! arguments and results, releases the GIL around the work, and turn
 //! errors into Python exceptions (nothing here unwraps input-derived data).
 
 use crawlsift::output::parquet::Columns;
@@ -37,175 +37,10 @@ create_exception!(
     "A damaged stretch of a WARC file (file, offset, record number); reading went on past it."
 );
 
-/// A JSON value (the signals object) as the Python object `json.loads` gives.
-fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
-    use pyo3::IntoPyObjectExt;
-    use serde_json::Value;
-    Ok(match value {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => b.into_bound_py_any(py)?,
-        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) => i.into_bound_py_any(py)?,
-            (None, Some(u)) => u.into_bound_py_any(py)?,
-            _ => n.as_f64().unwrap_or(f64::NAN).into_bound_py_any(py)?,
-        },
-        Value::String(s) => s.into_bound_py_any(py)?,
-        Value::Array(items) => {
-            let list = pyo3::types::PyList::empty(py);
-            for item in items {
-                list.append(json_to_py(py, item)?)?;
-            }
-            list.into_any()
-        }
-        Value::Object(map) => {
-            let dict = PyDict::new(py);
-            for (k, v) in map {
-                dict.set_item(k, json_to_py(py, v)?)?;
-            }
-            dict.into_any()
-        }
-    })
-}
+mod parquet;
+mod signals;
 
-/// The analysis options of `extract` and `read_warc` (`signals=`,
-/// `minhash=`, `filter=`), as the pipeline takes them.
-fn signal_options(
-    signals: bool,
-    minhash: bool,
-    filter: Option<&Bound<'_, PyAny>>,
-) -> PyResult<SignalOptions> {
-    let invalid = |e: crawlsift::signals::UnknownRuleSet| PyValueError::new_err(e.to_string());
-    let filter = match filter {
-        None => Vec::new(),
-        Some(f) if f.is_none() => Vec::new(),
-        Some(f) => {
-            if let Ok(list) = f.extract::<String>() {
-                RuleSet::parse_list(&list).map_err(invalid)?
-            } else {
-                let mut sets = Vec::new();
-                for item in f.try_iter().map_err(|_| {
-                    PyTypeError::new_err(
-                        "filter must be a str (\"gopher,c4,fineweb\") or a list of rule-set names",
-                    )
-                })? {
-                    let name: String = item?.extract()?;
-                    sets.push(name.parse::<RuleSet>().map_err(invalid)?);
-                }
-                sets
-            }
-        }
-    };
-    Ok(SignalOptions {
-        no_lang: false,
-        signals,
-        minhash,
-        filter,
-    })
-}
-
-/// What a page carries besides its text: language, and when asked the
-/// signals, filter decisions and duplicate keys.
-#[derive(Clone, Default)]
-struct Extras {
-    lang: Option<String>,
-    lang_score: f64,
-    signals: Option<crawlsift::signals::Signals>,
-    filters: Option<Filters>,
-    exact_key: Option<u64>,
-    /// `None`: not asked; `Some(None)`: a text of fewer than 5 words.
-    minhash: Option<Option<Vec<u64>>>,
-}
-
-/// The filter decisions as a dict (`None` without `signals=True`).
-fn filters_dict(py: Python<'_>, filters: Option<Filters>) -> PyResult<Option<Bound<'_, PyDict>>> {
-    let Some(f) = filters else {
-        return Ok(None);
-    };
-    let d = PyDict::new(py);
-    d.set_item("gopher_quality", f.gopher_quality)?;
-    d.set_item("gopher_repetition", f.gopher_repetition)?;
-    d.set_item("c4", f.c4)?;
-    d.set_item("fineweb", f.fineweb)?;
-    Ok(Some(d))
-}
-
-/// The signals as nested dicts (`None` without `signals=True`).
-fn signals_dict<'py>(
-    py: Python<'py>,
-    signals: Option<&crawlsift::signals::Signals>,
-) -> PyResult<Option<Bound<'py, PyAny>>> {
-    signals
-        .map(|s| json_to_py(py, &signals_value(s)))
-        .transpose()
-}
-
-/// Adds the optional analyses a JSONL object has to `d`.
-fn add_analyses<'py>(
-    py: Python<'py>,
-    d: &Bound<'py, PyDict>,
-    signals: Option<&crawlsift::signals::Signals>,
-    filters: Option<Filters>,
-    exact_key: Option<u64>,
-    minhash: &Option<Option<Vec<u64>>>,
-) -> PyResult<()> {
-    if let Some(signals) = signals_dict(py, signals)? {
-        d.set_item("signals", signals)?;
-    }
-    if let Some(filters) = filters_dict(py, filters)? {
-        d.set_item("filters", filters)?;
-    }
-    if let Some(key) = exact_key {
-        d.set_item("exact_key", key_hex(key))?;
-    }
-    if let Some(minhash) = minhash {
-        d.set_item("minhash", minhash)?;
-    }
-    Ok(())
-}
-
-thread_local! {
-    /// One analyser per (signals, minhash) and thread, its buffers reused.
-    static ANALYSERS: RefCell<Vec<((bool, bool), Analyser)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// The analysis of `text` for `options`; `Err` with (rule set, rule) when a
-/// `filter` rule set fails it.
-fn analyse_here(
-    options: &SignalOptions,
-    text: &str,
-) -> Result<Extras, (&'static str, &'static str)> {
-    // `filter` alone computes only the rule sets it names, up to the
-    // first failure (`Analyser::analyse_or_drop`).
-    let key = (options.signals, options.minhash);
-    let analysis = ANALYSERS.with(|cell| {
-        let mut analysers = cell.borrow_mut();
-        if !analysers.iter().any(|(k, _)| *k == key) {
-            analysers.push((
-                key,
-                Analyser::new(crawlsift::signals::Config {
-                    signals: key.0,
-                    minhash: key.1,
-                }),
-            ));
-        }
-        analysers
-            .iter_mut()
-            .find(|(k, _)| *k == key)
-            .map(|(_, a)| a.analyse_or_drop(text, &options.filter))
-    });
-    let Some(analysis) = analysis else {
-        return Ok(Extras::default());
-    };
-    let analysis = analysis?;
-    Ok(Extras {
-        lang: analysis.lang.map(str::to_owned),
-        lang_score: analysis.lang_score,
-        signals: analysis.signals,
-        filters: analysis.filters,
-        exact_key: analysis.exact_key,
-        minhash: options.minhash.then_some(analysis.minhash),
-    })
-}
+use signals::{add_analyses, analyse_here, filters_dict, signal_options, signals_dict, Extras};
 
 /// Pages a `read_warc` pipeline may hold ready before Python takes them.
 const PAGES_AHEAD: usize = 64;
@@ -1083,87 +918,12 @@ fn read_warc(
     })
 }
 
-/// Main-text extraction from HTML pages and WARC archives (crawlsift, in Rust).
-/// Writes pages to a Parquet file with the columns of `crawlsift extract --format parquet`.
-///
-/// `pages` is any iterable of :class:`Page` (a :func:`read_warc` reader, a
-/// list, a generator that filters them). Row groups are written as they
-/// fill, so memory stays bounded however many pages there are. Returns the
-/// number of rows written. The file is written under a temporary name
-/// (`.NAME.partial`) in the same directory and renamed to `path` once
-/// complete: a failure (a page that is not a :class:`Page`, an iterable
-/// that raises, a full disk) leaves nothing at `path` and removes the
-/// temporary file.
-/// The first page decides the optional columns: `markdown` when it was
-/// read with `markdown=True`, `signals`, `filter_*`, `exact_key` when it
-/// has signals, `minhash` when it has MinHash values (pages of one
-/// `read_warc(markdown=..., signals=..., minhash=...)` all alike).
-#[pyfunction]
-fn write_parquet(pages: &Bound<'_, PyAny>, path: PathBuf) -> PyResult<u64> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| PyValueError::new_err(format!("{} names no file", path.display())))?;
-    let temp = path.with_file_name(format!(".{name}.partial"));
-    let written = write_parquet_to(pages, &path, &temp);
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    written
-}
-
-/// [`write_parquet`] into `temp`, then renamed to `path`.
-fn write_parquet_to(pages: &Bound<'_, PyAny>, path: &Path, temp: &Path) -> PyResult<u64> {
-    let io_err = |e: crawlsift::output::parquet::ParquetError| {
-        PyOSError::new_err(format!("cannot write Parquet file {}: {e}", path.display()))
-    };
-    let os_err = |e: io::Error| {
-        PyOSError::new_err(format!("cannot write Parquet file {}: {e}", path.display()))
-    };
-    let mut pages = pages.try_iter()?.peekable();
-    let columns = match pages.peek() {
-        Some(Ok(first)) => match first.cast::<Page>() {
-            Ok(page) => Columns {
-                markdown: page.get().row.markdown.is_some(),
-                signals: page.get().row.signals.is_some(),
-                minhash: page.get().row.minhash.is_some(),
-            },
-            Err(_) => Columns::default(),
-        },
-        _ => Columns::default(),
-    };
-    let mut writer = crawlsift::output::parquet::ParquetWriter::create_with_columns(temp, columns)
-        .map_err(io_err)?;
-    for page in pages {
-        let page = page?;
-        let page = page.cast::<Page>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "write_parquet takes crawlsift.Page objects, got {}",
-                page.get_type()
-                    .name()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default()
-            ))
-        })?;
-        writer.push(page.get().row.clone()).map_err(io_err)?;
-    }
-    let rows = writer.rows();
-    let file = writer
-        .finish()
-        .map_err(io_err)?
-        .into_inner()
-        .map_err(|e| os_err(e.into_error()))?;
-    file.sync_all().map_err(os_err)?;
-    std::fs::rename(temp, path).map_err(os_err)?;
-    Ok(rows)
-}
-
 #[pymodule]
 fn _crawlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(read_warc, m)?)?;
-    m.add_function(wrap_pyfunction!(write_parquet, m)?)?;
+    m.add_function(wrap_pyfunction!(parquet::write_parquet, m)?)?;
     m.add_class::<Extraction>()?;
     m.add_class::<Page>()?;
     m.add_class::<WarcReader>()?;
