@@ -1,6 +1,6 @@
 //! `crawlsift._crawlsift`: the thin PyO3 layer over the crawlsift crate. Everything that
 //! extracts, reads WARC files or counts lives in crawlsift; these files convert
-//! arguments and results, releases the GIL around the work, and turn
+//! arguments and results, release the GIL around the work, and turn
 //! errors into Python exceptions (nothing here unwraps input-derived data).
 
 use crawlsift::output::parquet::Columns;
