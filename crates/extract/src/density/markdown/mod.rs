@@ -863,5 +863,4 @@ mod tables;
 mod tests;
 
 use escape::{attr, collapse_into, decode_into, escape_into, longest_run, push_n};
-use math::{hides, is_tex, math_image};
-use tables::{escape_pipes, flatten};
+use math::{hides, math_image};
