@@ -131,7 +131,11 @@ impl<'a> TextSink<'a> {
                     end,
                     rules,
                 } = self;
-                sink.append_html_with(html, start, end, rules, isa);
+                if sink.markdown.is_some() {
+                    sink.append_html_with::<I, true>(html, start, end, rules, isa);
+                } else {
+                    sink.append_html_with::<I, false>(html, start, end, rules, isa);
+                }
             }
         }
         kernel::dispatch(Append {
@@ -143,9 +147,11 @@ impl<'a> TextSink<'a> {
         });
     }
 
-    /// [`Self::append_html`] with `isa`'s kernels.
+    /// [`Self::append_html`] with `isa`'s kernels; with `MARKDOWN`, each
+    /// text run (entities decoded once) and each tag are given to the
+    /// Markdown renderer too. The text-only walk is compiled without it.
     #[inline(always)]
-    fn append_html_with<I: Isa>(
+    fn append_html_with<I: Isa, const MARKDOWN: bool>(
         &mut self,
         html: &str,
         start: usize,
@@ -153,9 +159,6 @@ impl<'a> TextSink<'a> {
         rules: Rules,
         isa: I,
     ) {
-        if self.markdown.is_some() {
-            return self.append_html_markdown(html, start, end, rules, isa);
-        }
         let bytes = html.as_bytes();
         let end = end.min(bytes.len());
         let drop_links = rules.links == LinkRule::DropLinks;
@@ -167,74 +170,30 @@ impl<'a> TextSink<'a> {
             // kernel's block masks, 64 bytes a step from `pos`.
             let next = BlockCounter(isa).text_run(bytes, pos).end.min(end);
             if !in_link {
-                self.append_text(html.get(pos..next).unwrap_or_default());
+                self.append_run::<MARKDOWN>(html.get(pos..next).unwrap_or_default());
             }
             if next >= end {
                 break;
             }
             let Some(tag) = tags::parse_in(bytes, next, rules.cleaning, isa, &mut unclosed) else {
                 if !in_link {
-                    self.append_text("<");
+                    self.append_run::<MARKDOWN>("<");
                 }
                 pos = next + 1;
                 continue;
             };
-            if let Markup::Element { class, closing, .. } = tag.markup {
-                match class {
-                    TagClass::Block(_) => self.separate(Pending::Newline),
-                    TagClass::Cell => self.separate(Pending::Space),
-                    TagClass::Anchor if drop_links => in_link = !closing,
-                    _ => {}
-                }
-            }
-            pos = tag.end;
-        }
-        self.unclosed = unclosed;
-    }
-
-    /// [`Self::append_html_with`] writing Markdown too: the same walk,
-    /// each text run decoded once for both and each tag given to the
-    /// renderer.
-    #[inline(always)]
-    fn append_html_markdown<I: Isa>(
-        &mut self,
-        html: &str,
-        start: usize,
-        end: usize,
-        rules: Rules,
-        isa: I,
-    ) {
-        let bytes = html.as_bytes();
-        let end = end.min(bytes.len());
-        let drop_links = rules.links == LinkRule::DropLinks;
-        let mut pos = start;
-        let mut in_link = false;
-        let mut unclosed = *self.unclosed.for_page(bytes);
-        while pos < end {
-            let next = BlockCounter(isa).text_run(bytes, pos).end.min(end);
-            if !in_link {
-                self.append_both(html.get(pos..next).unwrap_or_default());
-            }
-            if next >= end {
-                break;
-            }
-            let Some(tag) = tags::parse_in(bytes, next, rules.cleaning, isa, &mut unclosed) else {
-                if !in_link {
-                    self.append_both("<");
-                }
-                pos = next + 1;
-                continue;
-            };
-            let anchor = matches!(
-                tag.markup,
-                Markup::Element {
-                    class: TagClass::Anchor,
-                    ..
-                }
-            );
-            if !in_link || anchor {
-                if let Some(markdown) = self.markdown.as_deref_mut() {
-                    markdown.markup(html, next, &tag);
+            if MARKDOWN {
+                let anchor = matches!(
+                    tag.markup,
+                    Markup::Element {
+                        class: TagClass::Anchor,
+                        ..
+                    }
+                );
+                if !in_link || anchor {
+                    if let Some(markdown) = self.markdown.as_deref_mut() {
+                        markdown.markup(html, next, &tag);
+                    }
                 }
             }
             if let Markup::Element { class, closing, .. } = tag.markup {
@@ -248,26 +207,6 @@ impl<'a> TextSink<'a> {
             pos = tag.end;
         }
         self.unclosed = unclosed;
-    }
-
-    /// Appends text to the plain text and to the Markdown, entities
-    /// decoded once.
-    fn append_both(&mut self, text: &str) {
-        if memchr(b'&', text.as_bytes()).is_some() {
-            self.entities.clear();
-            html_escape::decode_html_entities_to_string(text, self.entities);
-            let decoded = std::mem::take(self.entities);
-            self.append_plain(&decoded);
-            if let Some(markdown) = self.markdown.as_deref_mut() {
-                markdown.text(&decoded);
-            }
-            *self.entities = decoded;
-        } else {
-            self.append_plain(text);
-            if let Some(markdown) = self.markdown.as_deref_mut() {
-                markdown.text(text);
-            }
-        }
     }
 
     /// The text written so far.
@@ -309,14 +248,32 @@ impl<'a> TextSink<'a> {
 
     /// Appends text with character references, collapsing whitespace.
     pub fn append_text(&mut self, text: &str) {
+        self.append_run::<false>(text);
+    }
+
+    /// [`Self::append_text`]; with `MARKDOWN`, the decoded text is given to
+    /// the Markdown renderer too.
+    #[inline(always)]
+    fn append_run<const MARKDOWN: bool>(&mut self, text: &str) {
         if memchr(b'&', text.as_bytes()).is_some() {
             self.entities.clear();
             html_escape::decode_html_entities_to_string(text, self.entities);
             let decoded = std::mem::take(self.entities);
-            self.append_plain(&decoded);
+            self.append_decoded::<MARKDOWN>(&decoded);
             *self.entities = decoded;
         } else {
-            self.append_plain(text);
+            self.append_decoded::<MARKDOWN>(text);
+        }
+    }
+
+    /// Writes decoded text to the plain text (and to the Markdown).
+    #[inline(always)]
+    fn append_decoded<const MARKDOWN: bool>(&mut self, text: &str) {
+        self.append_plain(text);
+        if MARKDOWN {
+            if let Some(markdown) = self.markdown.as_deref_mut() {
+                markdown.text(text);
+            }
         }
     }
 
