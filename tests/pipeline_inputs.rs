@@ -1,39 +1,17 @@
 //! `pipeline::run_inputs` over byte streams gives what `run` gives over the
 //! same files, and `Progress::stop` ends a run early.
 
-use crawlsift::output::{Compression, Format, Formatter, Rendered};
-use crawlsift::pipeline::{self, FileStats, Input, Options, Progress, Sink};
+mod collect;
+use collect::Collect;
+
+use crawlsift::output::{Compression, Format, Formatter};
+use crawlsift::pipeline::{self, FileStats, Input, Options, Progress};
 use crawlsift::Algorithm;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::Ordering;
 
 const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/warc");
-
-/// Keeps every page's bytes.
-#[derive(Default)]
-struct Collect(Vec<u8>);
-
-impl Sink for Collect {
-    fn sequential(&self) -> bool {
-        true
-    }
-    fn write(&mut self, _file: usize, page: Rendered) -> std::io::Result<()> {
-        match page {
-            Rendered::Bytes(bytes) => self.0.extend_from_slice(&bytes),
-            Rendered::Row(row) => {
-                return Err(std::io::Error::other(format!(
-                    "a JSONL run sent a row ({})",
-                    row.url
-                )))
-            }
-        }
-        Ok(())
-    }
-    fn finish(&mut self, _file: usize, _stats: &FileStats) -> std::io::Result<Option<PathBuf>> {
-        Ok(None)
-    }
-}
 
 /// Hands out at most `n` bytes per read, as a slow network stream would.
 struct Trickle<R>(R, usize);

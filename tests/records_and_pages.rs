@@ -3,30 +3,12 @@
 //! UTF-16 without a byte-order mark, labels whose decoder yields no text,
 //! blocks that are not HTTP, and 206 Partial Content responses.
 
-use crawlsift::output::{Compression, Format, Formatter, Rendered};
-use crawlsift::pipeline::{self, FileStats, Input, Options, Progress, Sink};
+mod collect;
+use collect::Collect;
+
+use crawlsift::output::{Compression, Format, Formatter};
+use crawlsift::pipeline::{self, FileStats, Input, Options, Progress};
 use crawlsift::Algorithm;
-use std::path::PathBuf;
-
-/// Keeps every page's bytes.
-#[derive(Default)]
-struct Collect(Vec<u8>);
-
-impl Sink for Collect {
-    fn sequential(&self) -> bool {
-        true
-    }
-    fn write(&mut self, _file: usize, page: Rendered) -> std::io::Result<()> {
-        match page {
-            Rendered::Bytes(bytes) => self.0.extend_from_slice(&bytes),
-            Rendered::Row(row) => return Err(std::io::Error::other(format!("a row: {}", row.url))),
-        }
-        Ok(())
-    }
-    fn finish(&mut self, _file: usize, _stats: &FileStats) -> std::io::Result<Option<PathBuf>> {
-        Ok(None)
-    }
-}
 
 /// One WARC record: `headers` are extra header lines (each ending in CRLF).
 fn record(warc_type: &str, id: &str, uri: &str, headers: &str, block: &[u8]) -> Vec<u8> {
