@@ -172,16 +172,24 @@ impl Formatter {
         self
     }
 
-    /// The output file name for an input: its name without `.warc`/`.warc.gz`
-    /// plus the format's extension.
+    /// The output file name for an input: its name without `.warc` and its
+    /// compression's extension, plus the format's extension.
     pub fn output_path(&self, dir: &Path, input: &Path) -> PathBuf {
         let name = crate::remote::file_name(input)
             .map(|n| n.into_owned())
             .unwrap_or_else(|| "stdin".into());
-        let stem = [".warc.gz", ".warc", ".gz"]
-            .iter()
-            .find_map(|ext| name.strip_suffix(ext))
-            .unwrap_or(&name);
+        let stem = [
+            ".warc.gz",
+            ".warc.zst",
+            ".warc.lz4",
+            ".warc",
+            ".gz",
+            ".zst",
+            ".lz4",
+        ]
+        .iter()
+        .find_map(|ext| name.strip_suffix(ext))
+        .unwrap_or(&name);
         let ext = match (self.format, self.compression) {
             (Format::Wet, _) => "warc.wet.gz",
             (Format::Parquet, _) => "parquet",
@@ -534,6 +542,14 @@ mod tests {
         assert_eq!(
             f.output_path(Path::new("/o"), Path::new("y.warc")),
             Path::new("/o/y.jsonl.zst")
+        );
+        assert_eq!(
+            f.output_path(Path::new("/o"), Path::new("z.warc.lz4")),
+            Path::new("/o/z.jsonl.zst")
+        );
+        assert_eq!(
+            f.output_path(Path::new("/o"), Path::new("CC-MAIN-1.warc.zst")),
+            Path::new("/o/CC-MAIN-1.jsonl.zst")
         );
     }
 }

@@ -229,7 +229,15 @@ impl Buffered {
         let damage = self.pending.iter().position(|p| match p {
             Outcome::Problem {
                 offset: at, kind, ..
-            } => *at == offset && matches!(kind, ProblemKind::CorruptGzip | ProblemKind::Truncated),
+            } => {
+                *at == offset
+                    && matches!(
+                        kind,
+                        ProblemKind::CorruptGzip
+                            | ProblemKind::CorruptFrame
+                            | ProblemKind::Truncated
+                    )
+            }
             _ => false,
         });
         match damage.and_then(|i| self.pending.remove(i)) {

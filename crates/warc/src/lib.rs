@@ -7,9 +7,16 @@
 //!   whole by libdeflate when the file is mapped (feature `libdeflate`),
 //!   else streamed by flate2's low-level [`flate2::Decompress`]; each record
 //!   knows the compressed offset and length of its member(s).
+//! - `.warc.zst` and `.warc.lz4` (one frame per record, as FastWARC and
+//!   the IIPC `.warc.zst` proposal write them, or one frame for all):
+//!   frames decoded one at a time into the same buffer as gzip members,
+//!   each record knowing the offset and length of its frame; a zstd
+//!   dictionary in a leading skippable frame is loaded first.
 //! - any byte stream ([`WarcReader::from_stream`]: stdin, a download, a
-//!   caller's reader), plain or gzip, through the same buffer; the caller
-//!   decides where the bytes come from.
+//!   caller's reader), plain or compressed, through the same buffer; the
+//!   caller decides where the bytes come from.
+//!
+//! The compression is told by the first bytes, never by the file's name.
 //!
 //! Why not the `warc` crate on the fast path: it allocates a fresh 64 KiB
 //! header buffer and 1 MiB body `Vec` for every record and copies the body
@@ -63,6 +70,7 @@
 #![warn(missing_docs)]
 
 mod buffered;
+mod frames;
 mod gz;
 mod headers;
 mod mapped;
@@ -137,17 +145,20 @@ pub enum ProblemKind {
     Truncated,
     /// A gzip member could not be inflated.
     CorruptGzip,
+    /// A zstd or LZ4 frame could not be decoded.
+    CorruptFrame,
     /// Reading the input failed.
     Io,
 }
 
 impl ProblemKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ProblemKind; 5] = [
+    pub const ALL: [ProblemKind; 6] = [
         ProblemKind::NotWarc,
         ProblemKind::BadContentLength,
         ProblemKind::Truncated,
         ProblemKind::CorruptGzip,
+        ProblemKind::CorruptFrame,
         ProblemKind::Io,
     ];
 
@@ -158,6 +169,7 @@ impl ProblemKind {
             ProblemKind::BadContentLength => "bad_content_length",
             ProblemKind::Truncated => "truncated",
             ProblemKind::CorruptGzip => "corrupt_gzip",
+            ProblemKind::CorruptFrame => "corrupt_frame",
             ProblemKind::Io => "io_error",
         }
     }
@@ -224,13 +236,14 @@ impl ReaderBuilder {
         self
     }
 
-    /// Opens the file at `path` (plain or gzip, detected from its first bytes).
+    /// Opens the file at `path` (plain, gzip, zstd or LZ4, detected from its
+    /// first bytes).
     pub fn open(&self, path: &Path) -> Result<WarcReader, OpenError> {
         WarcReader::open_split(path, self.max_record_bytes, self.split)
     }
 
-    /// Reads the byte stream `input` (plain or gzip); `name` labels its
-    /// problems.
+    /// Reads the byte stream `input` (plain, gzip, zstd or LZ4); `name`
+    /// labels its problems.
     pub fn from_stream<R: BufRead + Send + 'static>(
         &self,
         name: String,
@@ -285,7 +298,7 @@ impl fmt::Debug for WarcReader {
 }
 
 impl WarcReader {
-    /// Opens a file; plain or gzip is detected from the first bytes.
+    /// Opens a file; plain, gzip, zstd or LZ4 is detected from the first bytes.
     /// Records whose block exceeds `max_record_bytes` are returned
     /// [`Record::oversized`] with an empty block.
     pub fn open(path: &Path, max_record_bytes: u64) -> Result<WarcReader, OpenError> {
@@ -333,19 +346,25 @@ impl WarcReader {
             let _ = map.advise(memmap2::Advice::Sequential);
         }
         check_compression(&map).map_err(err)?;
-        let engine = if map.starts_with(&GZIP_MAGIC) {
-            let source: Box<dyn Source + Send> =
-                match split::SplitSource::new(Arc::clone(&map), split) {
-                    Some(split) => Box::new(split),
-                    None => Box::new(GzSource::new(MapBytes::new(Arc::clone(&map), 0))),
-                };
-            Engine::Buffered(Buffered::new(source))
-        } else {
-            Engine::Map {
+        let engine = match Compression::sniff(&map) {
+            Compression::Gzip => {
+                let source: Box<dyn Source + Send> =
+                    match split::SplitSource::new(Arc::clone(&map), split) {
+                        Some(split) => Box::new(split),
+                        None => Box::new(GzSource::new(MapBytes::new(Arc::clone(&map), 0))),
+                    };
+                Engine::Buffered(Buffered::new(source))
+            }
+            Compression::Frames(format) => {
+                let source = frames::FrameSource::new(format, MapBytes::new(Arc::clone(&map), 0))
+                    .map_err(err)?;
+                Engine::Buffered(Buffered::new(Box::new(source)))
+            }
+            Compression::None => Engine::Map {
                 map: Arc::clone(&map),
                 pos: 0,
                 released: 0,
-            }
+            },
         };
         let mut reader = Self::with_engine(name, engine, max_record_bytes, Some(len));
         reader.mapped = Some(map);
@@ -369,17 +388,19 @@ impl WarcReader {
         Ok(reader.with_total_bytes(len))
     }
 
-    /// Reads from any byte stream (plain or gzip). `name` labels problems.
+    /// Reads from any byte stream (plain, gzip, zstd or LZ4). `name`
+    /// labels problems.
     pub fn from_stream<R: BufRead + Send + 'static>(
         name: String,
         mut input: R,
         max_record_bytes: u64,
     ) -> std::io::Result<WarcReader> {
-        // Gzip or not is decided by the first two bytes, as for a file; a
-        // stream may hand them out one read at a time, so they are taken
-        // out and put back in front of the rest.
-        let mut head = Vec::with_capacity(GZIP_MAGIC.len());
-        while head.len() < GZIP_MAGIC.len() {
+        // The compression is decided by the first four bytes, as for a
+        // file; a stream may hand them out one read at a time, so they are
+        // taken out and put back in front of the rest.
+        const HEAD: usize = 4;
+        let mut head = Vec::with_capacity(HEAD);
+        while head.len() < HEAD {
             let chunk = match input.fill_buf() {
                 Ok(chunk) => chunk,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -388,16 +409,19 @@ impl WarcReader {
             if chunk.is_empty() {
                 break;
             }
-            let n = chunk.len().min(GZIP_MAGIC.len() - head.len());
+            let n = chunk.len().min(HEAD - head.len());
             head.extend_from_slice(chunk.get(..n).unwrap_or(chunk));
             input.consume(n);
         }
-        let gzip = head.starts_with(&GZIP_MAGIC);
+        check_compression(&head)?;
+        let compression = Compression::sniff(&head);
         let input = std::io::Cursor::new(head).chain(input);
-        let source: Box<dyn Source + Send> = if gzip {
-            Box::new(GzSource::new(gz::Rewind::new(input)))
-        } else {
-            Box::new(PlainSource { input, position: 0 })
+        let source: Box<dyn Source + Send> = match compression {
+            Compression::Gzip => Box::new(GzSource::new(gz::Rewind::new(input))),
+            Compression::Frames(format) => {
+                Box::new(frames::FrameSource::new(format, gz::Rewind::new(input))?)
+            }
+            Compression::None => Box::new(PlainSource { input, position: 0 }),
         };
         Ok(Self::with_engine(
             name,
@@ -521,15 +545,48 @@ impl WarcReader {
     }
 }
 
+/// How an input is compressed, told by its first bytes (never by its name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Compression {
+    None,
+    Gzip,
+    /// zstd or LZ4 frames.
+    Frames(frames::Format),
+}
+
+impl Compression {
+    fn sniff(start: &[u8]) -> Self {
+        if start.starts_with(&GZIP_MAGIC) {
+            Compression::Gzip
+        } else if start.starts_with(&frames::ZSTD_MAGIC) {
+            Compression::Frames(frames::Format::Zstd)
+        } else if start.starts_with(&frames::LZ4_MAGIC) {
+            Compression::Frames(frames::Format::Lz4)
+        } else if frames::is_skippable(start) {
+            // Both formats have skippable frames (a `.warc.zst` starts with
+            // one holding its dictionary): the first frame after it tells,
+            // when it is at hand; else zstd, which writes them.
+            let after = start
+                .get(4..8)
+                .and_then(|n| usize::try_from(u32::from_le_bytes(n.try_into().ok()?)).ok())
+                .and_then(|n| start.get(8 + n..));
+            match after {
+                Some(next) if next.starts_with(&frames::LZ4_MAGIC) => {
+                    Compression::Frames(frames::Format::Lz4)
+                }
+                _ => Compression::Frames(frames::Format::Zstd),
+            }
+        } else {
+            Compression::None
+        }
+    }
+}
+
 /// `Err` (`InvalidData`) when `start`, the first bytes of an input, shows a
-/// compression this reader recognises by its magic bytes but cannot read;
-/// the message names it. For a stream, call it before reading.
+/// compression this reader recognises by its magic bytes but cannot read
+/// (bzip2); the message names it. For a stream, call it before reading.
 pub fn check_compression(start: &[u8]) -> std::io::Result<()> {
-    let kind = if start.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
-        "LZ4"
-    } else if start.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        "zstd"
-    } else if start.starts_with(b"BZh") {
+    let kind = if start.starts_with(b"BZh") {
         "bzip2"
     } else {
         return Ok(());

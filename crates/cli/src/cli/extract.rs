@@ -19,9 +19,10 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// WARC files (.warc, .warc.gz; `-` reads stdin), directories (a
-    /// directory stands for its `*.warc` and `*.warc.gz` files, sorted by
-    /// name, not its subdirectories), or http(s):// URLs, which are streamed;
+    /// WARC files (.warc, .warc.gz, .warc.zst, .warc.lz4, told by their
+    /// first bytes; `-` reads stdin), directories (a directory stands for
+    /// its `*.warc`, `*.warc.gz`, `*.warc.zst` and `*.warc.lz4` files,
+    /// sorted by name, not its subdirectories), or http(s):// URLs, which are streamed;
     /// a dropped connection is resumed from where it stopped with a Range
     /// request (environment: CRAWLSIFT_HTTP_RETRIES, default 5 in a row;
     /// CRAWLSIFT_HTTP_RETRY_DELAY, default 0.5 s, doubled each retry;
@@ -351,8 +352,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The names of the files a directory input stands for.
+const WARC_NAMES: [&str; 4] = [".warc", ".warc.gz", ".warc.zst", ".warc.lz4"];
+
 /// `inputs` with each directory replaced by the WARC files in it
-/// (`*.warc`, `*.warc.gz`: anything so named but a directory, links that
+/// ([`WARC_NAMES`]: anything so named but a directory, links that
 /// lead nowhere included, so that they fail by name), sorted by name. A
 /// directory without any is an error naming it, before anything is read.
 fn expand_directories(inputs: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
@@ -370,7 +374,7 @@ fn expand_directories(inputs: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
             // Not subdirectories; but a broken or looping link, or a FIFO,
             // named like a WARC file is an input (that fails, or is
             // streamed), never silently dropped.
-            if (name.ends_with(".warc") || name.ends_with(".warc.gz"))
+            if WARC_NAMES.iter().any(|ext| name.ends_with(ext))
                 && !std::fs::metadata(&path).is_ok_and(|m| m.is_dir())
             {
                 warcs.push(path);
@@ -378,8 +382,8 @@ fn expand_directories(inputs: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
         }
         if warcs.is_empty() {
             bail!(
-                "the input directory {} holds no WARC files (*.warc, *.warc.gz); \
-                 give WARC files, or a directory that holds some",
+                "the input directory {} holds no WARC files (*.warc, *.warc.gz, \
+                 *.warc.zst, *.warc.lz4); give WARC files, or a directory that holds some",
                 input.display()
             );
         }

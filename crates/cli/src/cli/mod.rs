@@ -23,7 +23,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Extract main text from WARC archives (.warc, .warc.gz) to JSONL, WET or text.
+    /// Extract main text from WARC archives (.warc, .warc.gz, .warc.zst, .warc.lz4) to JSONL, WET or text.
     Extract(extract::Args),
     /// Extract main text from HTML files (.html, .html.gz, or - for stdin).
     Html(html::Args),
