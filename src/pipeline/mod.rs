@@ -54,6 +54,9 @@ pub trait Sink {
     }
     /// Input `file` failed or was refused: its output is not finished.
     fn abandon(&mut self, _file: usize) {}
+    /// Input `file` is accounted for, finished or abandoned: `stats` are
+    /// its final counts (for a log line as each input ends).
+    fn done(&mut self, _file: usize, _stats: &FileStats) {}
 }
 
 /// The default record cap (`--max-record-bytes`, `max_record_bytes=`): a
@@ -726,6 +729,7 @@ fn collect(
                 } else {
                     sink.finish(f, &state.stats)?
                 };
+                sink.done(f, &state.stats);
                 done += 1;
                 if sequential {
                     cursor = f + 1;

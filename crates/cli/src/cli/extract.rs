@@ -66,9 +66,15 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(short, long)]
     jobs: Option<usize>,
-    /// No progress bar and no summary (problems and errors are still printed).
+    /// No progress bar, no log lines and no summary (problems and errors
+    /// are still printed).
     #[arg(short, long)]
     quiet: bool,
+    /// When stderr is not a terminal (a batch job's log): a progress line
+    /// every this many seconds (0: none). A line for each input as it
+    /// ends is printed too; on a terminal, a progress bar instead.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = progress_interval)]
+    progress_interval: f64,
     /// Write per-file statistics as JSON to this file.
     #[arg(long, value_name = "FILE")]
     stats: Option<PathBuf>,
@@ -199,6 +205,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // What becomes of each input, in order: read by this run (the index in
     // `todo`), or accounted for already (kept from an earlier run, or failed).
     let mut plan: Vec<Result<usize, FileStats>> = Vec::new();
+    let batch_log = !args.quiet && !std::io::stderr().is_terminal();
     let mut sink: Box<dyn Sink> = match &args.output {
         None => {
             plan = (0..inputs.len()).map(Ok).collect();
@@ -288,6 +295,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Box::new(DirSink::new(formatter, settings, dir, &inputs).locking(args.force))
         }
     };
+    if batch_log {
+        sink = Box::new(LogSink::new(sink, inputs.len()));
+    }
 
     // A URL's size is not known before it is opened: then the bar shows no total.
     let total_bytes = inputs
@@ -300,7 +310,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| progress_bar(total_bytes));
     let progress = Progress::default();
     let started = Instant::now();
+    let mut next_line = args.progress_interval;
     let mut tick = || {
+        if batch_log && args.progress_interval > 0.0 {
+            let secs = started.elapsed().as_secs_f64();
+            if secs >= next_line {
+                next_line = secs + args.progress_interval;
+                eprintln!(
+                    "{}",
+                    progress_line(
+                        progress.bytes.load(Ordering::Relaxed),
+                        total_bytes,
+                        progress.records.load(Ordering::Relaxed),
+                        secs
+                    )
+                );
+            }
+        }
         if let Some(bar) = &bar {
             let records = progress.records.load(Ordering::Relaxed);
             bar.set_position(progress.bytes.load(Ordering::Relaxed));
@@ -350,6 +376,104 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Parses `--progress-interval SECONDS`: 0 or more (0: no progress lines).
+fn progress_interval(value: &str) -> Result<f64, String> {
+    match value.trim().parse::<f64>() {
+        Ok(secs) if secs.is_finite() && secs >= 0.0 => Ok(secs),
+        _ => Err(format!(
+            "`{value}` is not a number of seconds (0 or more; 0 prints no progress lines)"
+        )),
+    }
+}
+
+/// A progress line for a log: bytes read, records, rate, ETA when the
+/// total is known.
+fn progress_line(bytes: u64, total: Option<u64>, records: u64, secs: f64) -> String {
+    let secs = secs.max(1e-3);
+    let mb = bytes as f64 / 1e6;
+    let of = match total {
+        Some(total) if total > 0 => {
+            let done = bytes.min(total) as f64 / total as f64;
+            let eta = if done > 0.0 {
+                format!(", ETA {:.0} s", secs * (1.0 - done) / done)
+            } else {
+                String::new()
+            };
+            format!(
+                " of {:.1} MB ({:.0} %){eta}",
+                total as f64 / 1e6,
+                done * 100.0
+            )
+        }
+        _ => String::new(),
+    };
+    format!(
+        "crawlsift: progress: {mb:.1} MB{of}, {records} records, {:.0} records/s, {:.1} MB/s, {secs:.0} s",
+        records as f64 / secs,
+        mb / secs
+    )
+}
+
+/// Prints a line for each input as it ends, for a batch job's log (the
+/// summary comes only at the end of the run).
+struct LogSink {
+    inner: Box<dyn Sink>,
+    /// When each input's first result came.
+    began: HashMap<usize, Instant>,
+    inputs: usize,
+    ended: usize,
+}
+
+impl LogSink {
+    fn new(inner: Box<dyn Sink>, inputs: usize) -> Self {
+        LogSink {
+            inner,
+            began: HashMap::new(),
+            inputs,
+            ended: 0,
+        }
+    }
+}
+
+impl Sink for LogSink {
+    fn sequential(&self) -> bool {
+        self.inner.sequential()
+    }
+    fn write(&mut self, file: usize, page: crawlsift::output::Rendered) -> std::io::Result<()> {
+        self.inner.write(file, page)
+    }
+    fn finish(&mut self, file: usize, stats: &FileStats) -> std::io::Result<Option<PathBuf>> {
+        self.inner.finish(file, stats)
+    }
+    fn begin(&mut self, file: usize) -> Result<(), String> {
+        self.began.insert(file, Instant::now());
+        self.inner.begin(file)
+    }
+    fn abandon(&mut self, file: usize) {
+        self.inner.abandon(file)
+    }
+    fn done(&mut self, file: usize, stats: &FileStats) {
+        self.inner.done(file, stats);
+        self.ended += 1;
+        let secs = self
+            .began
+            .remove(&file)
+            .map_or(0.0, |t| t.elapsed().as_secs_f64());
+        let (skipped, failed) = (
+            stats.skipped.values().sum::<u64>(),
+            stats.failed.values().sum::<u64>(),
+        );
+        let n = format!("{}/{}", self.ended, self.inputs);
+        match &stats.error {
+            Some(error) => eprintln!("crawlsift: input {n} failed: {error}"),
+            None => eprintln!(
+                "crawlsift: input {n} done: {}: read {}, extracted {}, skipped {skipped}, failed {failed}, {secs:.2} s",
+                stats.file, stats.read, stats.extracted
+            ),
+        }
+    }
 }
 
 /// The names of the files a directory input stands for.

@@ -24,12 +24,19 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Extract main text from WARC archives (.warc, .warc.gz, .warc.zst, .warc.lz4) to JSONL, WET or text.
+    #[command(after_help = EXIT_CODES)]
     Extract(extract::Args),
     /// Extract main text from HTML files (.html, .html.gz, or - for stdin).
     Html(html::Args),
     /// Score extractions against gold-standard datasets (word-level LCS P/R/F1).
     Eval(eval::Args),
 }
+
+/// The exit codes of `crawlsift extract` (also in the README).
+const EXIT_CODES: &str = "Exit codes: 0 every input was read (damaged records are counted and \
+reported, and do not change it); 1 some inputs could not be read or written (each is named \
+on stderr; the others were extracted); 2 a usage or fatal error (bad options, an output \
+that cannot be written): nothing, or not everything, was done.";
 
 /// Parses `--page-timeout SECONDS`: 0 or more (0: no limit).
 fn page_timeout(value: &str) -> Result<f64, String> {
