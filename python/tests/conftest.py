@@ -7,7 +7,24 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared"
+SHARED = Path(os.environ.get("CRAWLSIFT_SHARED") or REPO.parent / "shared")
+
+
+def shared_missing(shared: Path) -> "str | None":
+    """Why the tests cannot run without `shared`, naming it and TESTING.md; None when it is there."""
+    if shared.is_dir():
+        return None
+    return (
+        f"{shared} is missing: the tests read real data from the shared folder beside the "
+        "checkout (`../shared`, or $CRAWLSIFT_SHARED); TESTING.md says what it holds and where to get it"
+    )
+
+
+def pytest_sessionstart(session):
+    """Stop before collection (test modules list ../shared when imported) with a message that says why."""
+    why = shared_missing(SHARED)
+    if why:
+        pytest.exit(why, returncode=1)
 
 
 def crawlsift_binary() -> Path:
@@ -32,7 +49,7 @@ def crawlsift_bin() -> Path:
 
 @pytest.fixture(scope="session")
 def shared() -> Path:
-    assert SHARED.is_dir(), f"{SHARED} is missing: the tests read real data from ../shared"
+    assert SHARED.is_dir(), shared_missing(SHARED)
     return SHARED
 
 

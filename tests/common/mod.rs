@@ -1,11 +1,13 @@
 //! Helpers shared by the integration tests that read the shared datasets.
 
 use crawlsift_eval::dataset::{read_text, Page};
-use std::path::Path;
+
+#[path = "../support/shared.rs"]
+mod support;
 
 /// The HTML (gunzipped) and gold text of page `id` of a shared dataset.
 pub fn shared_page(dataset: &str, id: &str) -> (Vec<u8>, String) {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets")).join(dataset);
+    let root = support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets").join(dataset);
     let page = Page {
         id: id.to_string(),
         html: root.join("html").join(format!("{id}.html.gz")),

@@ -10,14 +10,34 @@ use std::path::{Path, PathBuf};
 
 const CAP: u64 = 16 << 20;
 
+#[path = "../../../tests/support/shared.rs"]
+mod support;
+
 fn shared(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/warc");
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), &format!("warc/{name}"))
+}
+
+/// Without the shared folder, the message names it and TESTING.md (the
+/// helper every test crate includes).
+#[test]
+fn a_missing_shared_folder_is_named_with_testing_md() {
+    let missing = Path::new("/nonexistent/shared");
+    let message = support::check_shared(missing, &missing.join("warc/x.warc.gz"))
+        .err()
+        .unwrap_or_default();
     assert!(
-        dir.is_dir(),
-        "{} is missing: these tests read the shared WARC samples; TESTING.md says what ../shared holds and where to get it",
-        dir.display()
+        message.contains("/nonexistent/shared is missing")
+            && message.contains("warc/x.warc.gz")
+            && message.contains("TESTING.md"),
+        "{message}"
     );
-    dir.join(name)
+    let here = support::shared_dir(env!("CARGO_MANIFEST_DIR"));
+    assert!(here.ends_with("shared"), "{}", here.display());
+    assert!(
+        support::check_shared(&here, &here).is_ok(),
+        "{}",
+        here.display()
+    );
 }
 
 /// What a record is, apart from where it sits in its file.

@@ -6,14 +6,18 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-pub const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/warc");
+#[path = "../../../../tests/support/shared.rs"]
+mod support;
 
+/// A file of `../shared/warc`; panics naming the folder and TESTING.md
+/// when it is missing.
 pub fn shared(name: &str) -> PathBuf {
-    Path::new(SHARED).join(name)
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), &format!("warc/{name}"))
 }
 
 pub fn all_shared() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(SHARED)
+    let dir = shared("");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{e}"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
