@@ -11,6 +11,7 @@ import functools
 import http.server
 import os
 import shutil
+import signal
 import sys
 import threading
 from collections import Counter
@@ -202,8 +203,17 @@ def test_datatrove_scale_out_with_broken_inputs_and_a_killed_run(tmp_path, input
         # behind a killed run must not hold the test waiting for EOF.
         log = tmp_path / f"{name}.log"
         with open(log, "w") as f:
-            done = subprocess.run(args, env=env, stdout=f, stderr=subprocess.STDOUT, timeout=300)
-        return done.returncode, log.read_text()[-3000:]
+            job = subprocess.Popen(args, env=env, stdout=f, stderr=subprocess.STDOUT, start_new_session=True)
+            try:
+                code = job.wait(timeout=300)
+            finally:
+                # The killed run leaves its multiprocess Manager behind: end
+                # the run's process group.
+                try:
+                    os.killpg(job.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        return code, log.read_text()[-3000:]
 
     code, log = run("first")
     assert code == 17 and marker.exists(), log
