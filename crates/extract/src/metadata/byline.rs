@@ -1,0 +1,316 @@
+//! The body's fallbacks, read only when the head and JSON-LD gave no
+//! author or no publish date, over at most
+//! [`super::MetadataSettings::body_limit`] bytes after the head: `itemprop`
+//! microdata, `<meta>` in the body, `<time datetime>`, and visible bylines
+//! (`rel=author`, an element whose class names an author or byline).
+//!
+//! A byline is what the page shows, so it is taken only when it reads as a
+//! name: short, no digits, no sentence punctuation; `By ` and the like are
+//! dropped. A `<time>` is taken only when its `datetime` (or its text)
+//! parses as a date.
+
+use super::tags::{Tag, Walk};
+use super::{head, Candidates, Field, MetadataSettings};
+
+const RANK_ITEMPROP_DATE: u8 = 28;
+const RANK_ITEMPROP_AUTHOR: u8 = 30;
+const RANK_REL_AUTHOR: u8 = 31;
+const RANK_CLASS_AUTHOR: u8 = 32;
+const RANK_TIME: u8 = 33;
+const RANK_SHOWN_DATE: u8 = 34;
+
+/// The most bytes of an element read for its text.
+const TEXT_LIMIT: usize = 400;
+/// The longest byline kept, in characters, and its most words.
+const NAME_CHARS: usize = 60;
+const NAME_WORDS: usize = 7;
+
+/// Reads the body from `from`, for the author and dates the head lacked.
+pub fn read(html: &str, from: usize, settings: &MetadataSettings, candidates: &mut Candidates) {
+    let mut walk = Walk::new(html, from, from.saturating_add(settings.body_limit));
+    let mut entities = String::new();
+    let mut text = String::new();
+    while let Some(tag) = walk.next() {
+        if candidates.has_strong(Field::Author) && candidates.has_strong(Field::DatePublished) {
+            return;
+        }
+        if tag.closing {
+            continue;
+        }
+        if tag.is("script") || tag.is("style") || tag.is("template") || tag.is("svg") {
+            walk.skip_content(tag.name);
+            continue;
+        }
+        if tag.is("meta") {
+            head::meta(&tag, candidates);
+            continue;
+        }
+        if let Some(itemprop) = tag.attribute("itemprop") {
+            for prop in itemprop.split_ascii_whitespace() {
+                let date = if prop.eq_ignore_ascii_case("datePublished") {
+                    Some(Field::DatePublished)
+                } else if prop.eq_ignore_ascii_case("dateModified") {
+                    Some(Field::DateModified)
+                } else {
+                    None
+                };
+                if let Some(field) = date {
+                    if let Some(value) = tag
+                        .attribute("datetime")
+                        .or_else(|| tag.attribute("content"))
+                    {
+                        candidates.offer(field, RANK_ITEMPROP_DATE, value);
+                    } else {
+                        let shown = element_text(html, &tag, &mut text, &mut entities);
+                        candidates.offer(field, RANK_ITEMPROP_DATE, shown);
+                    }
+                } else if prop.eq_ignore_ascii_case("author")
+                    || prop.eq_ignore_ascii_case("creator")
+                {
+                    if let Some(value) = tag.attribute("content") {
+                        candidates.offer(Field::Author, RANK_ITEMPROP_AUTHOR, value);
+                    } else if let Some(name) =
+                        name_of(element_text(html, &tag, &mut text, &mut entities))
+                    {
+                        candidates.offer(Field::Author, RANK_ITEMPROP_AUTHOR, name);
+                    }
+                }
+            }
+        }
+        if tag.is("time") {
+            let modified = tag
+                .attribute("class")
+                .is_some_and(|c| c.contains("updated") || c.contains("modified"));
+            let field = if modified {
+                Field::DateModified
+            } else {
+                Field::DatePublished
+            };
+            match tag.attribute("datetime") {
+                Some(value) => candidates.offer(field, RANK_TIME, value),
+                None => {
+                    let shown = element_text(html, &tag, &mut text, &mut entities);
+                    candidates.offer(field, RANK_TIME, shown)
+                }
+            };
+            continue;
+        }
+        if tag.is("link") {
+            continue;
+        }
+        let class = tag.attribute("class");
+        if !candidates.has_strong(Field::DatePublished) && class.is_some_and(names_date) {
+            let shown = element_text(html, &tag, &mut text, &mut entities);
+            if let Some((date, updated)) = unlabelled_date(shown) {
+                let field = if updated
+                    || class.is_some_and(|c| c.contains("updated") || c.contains("modified"))
+                {
+                    Field::DateModified
+                } else {
+                    Field::DatePublished
+                };
+                candidates.offer(field, RANK_SHOWN_DATE, date);
+            }
+            continue;
+        }
+        if candidates.has_strong(Field::Author) {
+            continue;
+        }
+        let rel_author = tag.attribute("rel").is_some_and(|rel| {
+            rel.split_ascii_whitespace()
+                .any(|r| r.eq_ignore_ascii_case("author"))
+        });
+        let rank = if rel_author {
+            RANK_REL_AUTHOR
+        } else if tag.attribute("class").is_some_and(names_author) {
+            RANK_CLASS_AUTHOR
+        } else {
+            continue;
+        };
+        if let Some(name) = name_of(element_text(html, &tag, &mut text, &mut entities)) {
+            candidates.offer(Field::Author, rank, name);
+        }
+    }
+}
+
+/// Whether a class attribute names an author or byline element (a class
+/// such as `author`, `post-author`, `byline__name`), not a box about the
+/// author (`author-bio`, `about-author`).
+fn names_author(class: &str) -> bool {
+    class.split_ascii_whitespace().any(|c| {
+        let c = c.to_ascii_lowercase();
+        (c.contains("author") || c.contains("byline"))
+            && ![
+                "bio", "about", "avatar", "image", "img", "photo", "desc", "box", "info", "social",
+                "label", "title", "more", "link",
+            ]
+            .iter()
+            .any(|w| c.contains(w))
+    })
+}
+
+/// Whether a class attribute names an element showing a date
+/// (`post-date`, `entry-time`, `published`, `updated`).
+fn names_date(class: &str) -> bool {
+    class.split_ascii_whitespace().any(|c| {
+        let c = c.to_ascii_lowercase();
+        ["date", "time", "publish", "posted", "updated", "modified"]
+            .iter()
+            .any(|w| c.contains(w))
+            && !["dates", "timeline", "times", "timer", "datepicker"]
+                .iter()
+                .any(|w| c.contains(w))
+    })
+}
+
+/// A shown date with its label (`Published on`, `Last updated:`, `Date:`)
+/// dropped, and whether the label says it is an update.
+fn unlabelled_date(text: &str) -> Option<(&str, bool)> {
+    const LABELS: &[&str] = &[
+        "last",
+        "updated",
+        "modified",
+        "published",
+        "posted",
+        "on",
+        "date",
+        "reviewed",
+        "originally",
+    ];
+    let mut rest = text.trim();
+    let mut updated = false;
+    'labels: loop {
+        for label in LABELS {
+            if rest.len() > label.len()
+                && rest.is_char_boundary(label.len())
+                && rest[..label.len()].eq_ignore_ascii_case(label)
+                && rest[label.len()..].starts_with([' ', ':', '\u{a0}'])
+            {
+                updated |= matches!(*label, "updated" | "modified");
+                rest = rest[label.len()..].trim_start_matches([' ', ':', '\u{a0}']);
+                continue 'labels;
+            }
+        }
+        break;
+    }
+    (!rest.is_empty() && rest.len() <= 40).then_some((rest, updated))
+}
+
+/// The visible text of the element `tag` opens (up to its end tag, at most
+/// [`TEXT_LIMIT`] bytes), tags dropped, entities decoded, whitespace
+/// collapsed.
+fn element_text<'t>(
+    html: &str,
+    tag: &Tag<'_>,
+    text: &'t mut String,
+    entities: &mut String,
+) -> &'t str {
+    text.clear();
+    let end = tag.end.saturating_add(TEXT_LIMIT).min(html.len());
+    let mut raw = String::new();
+    let mut walk = Walk::new(html, tag.end, end);
+    let mut at = tag.end;
+    let mut depth = 0usize;
+    let mut closed = false;
+    while let Some(inner) = walk.next() {
+        raw.push_str(walk.slice(at, inner.start));
+        raw.push(' ');
+        at = inner.end;
+        if inner.closing {
+            if depth == 0 {
+                closed = true;
+                break;
+            }
+            depth -= 1;
+        } else if !is_void(inner.name) {
+            depth += 1;
+        }
+    }
+    if !closed {
+        raw.push_str(walk.slice(at, end));
+    }
+    super::decode_into(&raw, text, entities);
+    text.as_str()
+}
+
+fn is_void(name: &str) -> bool {
+    ["br", "img", "meta", "link", "input", "hr", "wbr", "source"]
+        .iter()
+        .any(|v| name.eq_ignore_ascii_case(v))
+}
+
+/// A byline's text as a name: `By`, `Written by`, `Author:` and the like
+/// dropped; `None` unless what is left reads as a name.
+fn name_of(text: &str) -> Option<&str> {
+    let mut name = text.trim();
+    for prefix in [
+        "written by",
+        "posted by",
+        "published by",
+        "by:",
+        "by",
+        "author:",
+        "authors:",
+        "author",
+        "von",
+        "par",
+        "por",
+    ] {
+        if name.len() > prefix.len()
+            && name.is_char_boundary(prefix.len())
+            && name[..prefix.len()].eq_ignore_ascii_case(prefix)
+            && name[prefix.len()..].starts_with([' ', ':', '\u{a0}'])
+        {
+            name = name[prefix.len()..].trim_start_matches([' ', ':', '\u{a0}']);
+            break;
+        }
+    }
+    let name = name.trim_end_matches([' ', ',', '|', '-']);
+    let words = name.split_whitespace().count();
+    let plausible = !name.is_empty()
+        && name.chars().count() <= NAME_CHARS
+        && words <= NAME_WORDS
+        && !name.contains(|c: char| {
+            c.is_ascii_digit() || matches!(c, '@' | '|' | '?' | '!' | '/' | '«' | '»' | ':')
+        })
+        && name.chars().next().is_some_and(char::is_alphabetic);
+    plausible.then_some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{name_of, names_author, unlabelled_date};
+
+    #[test]
+    fn bylines_read_as_names() {
+        assert_eq!(name_of("By Jane Doe"), Some("Jane Doe"));
+        assert_eq!(name_of("Written by: Jane Doe, MD"), Some("Jane Doe, MD"));
+        assert_eq!(name_of("Jane Doe |"), Some("Jane Doe"));
+        assert_eq!(name_of("By Jane Doe on September 4, 2025"), None);
+        assert_eq!(
+            name_of("Click here to read more about this author and their work"),
+            None
+        );
+        assert_eq!(name_of(""), None);
+    }
+
+    #[test]
+    fn shown_dates_lose_their_labels() {
+        assert_eq!(
+            unlabelled_date("Last updated: Dec 12, 2025"),
+            Some(("Dec 12, 2025", true))
+        );
+        assert_eq!(
+            unlabelled_date("Published on July 8, 2025"),
+            Some(("July 8, 2025", false))
+        );
+    }
+
+    #[test]
+    fn author_classes() {
+        assert!(names_author("meta post-author"));
+        assert!(names_author("c-byline__name"));
+        assert!(!names_author("author-bio"));
+        assert!(!names_author("content"));
+    }
+}
