@@ -31,7 +31,7 @@ pub fn read(html: &str, from: usize, settings: &MetadataSettings, candidates: &m
     let mut entities = String::new();
     let mut text = String::new();
     while let Some(tag) = walk.next() {
-        if candidates.has_strong(Field::Author) && candidates.has_strong(Field::DatePublished) {
+        if candidates.settled(Field::Author) && candidates.settled(Field::DatePublished) {
             return;
         }
         if tag.closing {
@@ -100,18 +100,16 @@ pub fn read(html: &str, from: usize, settings: &MetadataSettings, candidates: &m
         }
         let class = tag.attribute("class");
         if !candidates.has_strong(Field::DatePublished) && class.is_some_and(names_date) {
-            let shown = element_text(html, &tag, &mut text, &mut entities);
-            if let Some((date, updated)) = unlabelled_date(shown) {
-                let field = if updated
-                    || class.is_some_and(|c| c.contains("updated") || c.contains("modified"))
-                {
+            let class_updated =
+                class.is_some_and(|c| c.contains("updated") || c.contains("modified"));
+            if let Some((date, updated)) = shown_date(html, &tag, &mut text, &mut entities) {
+                let field = if updated || class_updated {
                     Field::DateModified
                 } else {
                     Field::DatePublished
                 };
-                candidates.offer(field, RANK_SHOWN_DATE, date);
+                candidates.offer(field, RANK_SHOWN_DATE, &date);
             }
-            continue;
         }
         if candidates.has_strong(Field::Author) {
             continue;
@@ -120,17 +118,45 @@ pub fn read(html: &str, from: usize, settings: &MetadataSettings, candidates: &m
             rel.split_ascii_whitespace()
                 .any(|r| r.eq_ignore_ascii_case("author"))
         });
-        let rank = if rel_author {
+        let author_link = tag.is("a")
+            && tag
+                .attribute("href")
+                .is_some_and(|h| h.contains("/author/") || h.contains("/authors/"));
+        let rank = if rel_author || author_link {
             RANK_REL_AUTHOR
-        } else if tag.attribute("class").is_some_and(names_author) {
+        } else if class.is_some_and(names_author) {
             RANK_CLASS_AUTHOR
         } else {
             continue;
         };
-        if let Some(name) = name_of(element_text(html, &tag, &mut text, &mut entities)) {
-            candidates.offer(Field::Author, rank, name);
+        if let Some(name) = shown_name(html, &tag, &mut text, &mut entities) {
+            candidates.offer(Field::Author, rank, &name);
         }
     }
+}
+
+/// The name an author element shows: its whole text when that reads as a
+/// name, else the first of its pieces (between tags, or between separators
+/// such as `·` and `|`) that does (`Luke Kim` of `Luke Kim` `December 17,
+/// 2025`).
+fn shown_name(
+    html: &str,
+    tag: &Tag<'_>,
+    text: &mut String,
+    entities: &mut String,
+) -> Option<String> {
+    if let Some(name) = name_of(element_text(html, tag, text, entities)) {
+        return Some(name.to_owned());
+    }
+    for (from, to) in text_nodes(html, tag) {
+        super::decode_into(&html[from..to], text, entities);
+        for piece in text.split(['·', '|', '•', '⋅']) {
+            if let Some(name) = name_of(piece) {
+                return Some(name.to_owned());
+            }
+        }
+    }
+    None
 }
 
 /// Whether a class attribute names an author or byline element (a class
@@ -150,13 +176,16 @@ fn names_author(class: &str) -> bool {
 }
 
 /// Whether a class attribute names an element showing a date
-/// (`post-date`, `entry-time`, `published`, `updated`).
+/// (`post-date`, `entry-time`, `published`, `updated`, `entry-meta`,
+/// `byline`).
 fn names_date(class: &str) -> bool {
     class.split_ascii_whitespace().any(|c| {
         let c = c.to_ascii_lowercase();
-        ["date", "time", "publish", "posted", "updated", "modified"]
-            .iter()
-            .any(|w| c.contains(w))
+        [
+            "date", "time", "publish", "posted", "updated", "modified", "meta", "byline",
+        ]
+        .iter()
+        .any(|w| c.contains(w))
             && !["dates", "timeline", "times", "timer", "datepicker"]
                 .iter()
                 .any(|w| c.contains(w))
@@ -196,25 +225,46 @@ fn unlabelled_date(text: &str) -> Option<(&str, bool)> {
     (!rest.is_empty() && rest.len() <= 40).then_some((rest, updated))
 }
 
-/// The visible text of the element `tag` opens (up to its end tag, at most
-/// [`TEXT_LIMIT`] bytes), tags dropped, entities decoded, whitespace
-/// collapsed.
-fn element_text<'t>(
+/// The first date shown in the element `tag` opens: one of its text
+/// pieces (between tags, or between separators such as `·` and `|`) that
+/// parses as a date once its label (`Published on`, `Updated:`) is
+/// dropped; and whether a label before it says it is an update.
+fn shown_date(
     html: &str,
     tag: &Tag<'_>,
-    text: &'t mut String,
+    text: &mut String,
     entities: &mut String,
-) -> &'t str {
-    text.clear();
+) -> Option<(String, bool)> {
+    let mut updated = false;
+    for (from, to) in text_nodes(html, tag) {
+        super::decode_into(&html[from..to], text, entities);
+        for piece in text.split(['·', '|', '•', '⋅', '–', '—']) {
+            let piece = piece.trim_end_matches([',', ' ']);
+            let Some((rest, label_updated)) = unlabelled_date(piece) else {
+                continue;
+            };
+            updated |= label_updated;
+            if let Some(date) = super::dates::parse(rest) {
+                return Some((date, updated));
+            }
+        }
+    }
+    None
+}
+
+/// The byte ranges of the text between the tags of the element `tag`
+/// opens, up to its end tag and at most [`TEXT_LIMIT`] bytes.
+fn text_nodes(html: &str, tag: &Tag<'_>) -> Vec<(usize, usize)> {
     let end = tag.end.saturating_add(TEXT_LIMIT).min(html.len());
-    let mut raw = String::new();
+    let mut nodes = Vec::new();
     let mut walk = Walk::new(html, tag.end, end);
     let mut at = tag.end;
     let mut depth = 0usize;
     let mut closed = false;
     while let Some(inner) = walk.next() {
-        raw.push_str(walk.slice(at, inner.start));
-        raw.push(' ');
+        if inner.start > at {
+            nodes.push((at, inner.start));
+        }
         at = inner.end;
         if inner.closing {
             if depth == 0 {
@@ -226,8 +276,26 @@ fn element_text<'t>(
             depth += 1;
         }
     }
-    if !closed {
-        raw.push_str(walk.slice(at, end));
+    if !closed && at < end {
+        nodes.push((at, end));
+    }
+    nodes.retain(|&(from, to)| html.is_char_boundary(from) && html.is_char_boundary(to));
+    nodes
+}
+
+/// The visible text of the element `tag` opens (up to its end tag, at most
+/// [`TEXT_LIMIT`] bytes), tags dropped, entities decoded, whitespace
+/// collapsed.
+fn element_text<'t>(
+    html: &str,
+    tag: &Tag<'_>,
+    text: &'t mut String,
+    entities: &mut String,
+) -> &'t str {
+    let mut raw = String::new();
+    for (from, to) in text_nodes(html, tag) {
+        raw.push_str(&html[from..to]);
+        raw.push(' ');
     }
     super::decode_into(&raw, text, entities);
     text.as_str()
@@ -244,14 +312,16 @@ fn is_void(name: &str) -> bool {
 fn name_of(text: &str) -> Option<&str> {
     let mut name = text.trim();
     for prefix in [
+        "updated by",
+        "reviewed by",
         "written by",
         "posted by",
         "published by",
+        "post by",
         "by:",
         "by",
-        "author:",
         "authors:",
-        "author",
+        "author:",
         "von",
         "par",
         "por",
@@ -265,9 +335,19 @@ fn name_of(text: &str) -> Option<&str> {
             break;
         }
     }
-    let name = name.trim_end_matches([' ', ',', '|', '-']);
+    let name = name.trim_end_matches([' ', ',', '|', '-', '*']);
+    // What is left of a label alone (`By`, `Written by`, `About the
+    // Author`, `Name *`) is no name.
+    let label = name.split_whitespace().any(|w| {
+        [
+            "by", "author", "authors", "from", "name", "written", "posted",
+        ]
+        .iter()
+        .any(|l| w.eq_ignore_ascii_case(l))
+    });
     let words = name.split_whitespace().count();
     let plausible = !name.is_empty()
+        && !label
         && name.chars().count() <= NAME_CHARS
         && words <= NAME_WORDS
         && !name.contains(|c: char| {
@@ -292,6 +372,9 @@ mod tests {
             None
         );
         assert_eq!(name_of(""), None);
+        assert_eq!(name_of("Post by"), None);
+        assert_eq!(name_of("About the Author"), None);
+        assert_eq!(name_of("Updated by Jon Linkov"), Some("Jon Linkov"));
     }
 
     #[test]

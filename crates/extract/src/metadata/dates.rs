@@ -29,6 +29,8 @@ const LOCAL: &[&str] = &[
     "%Y-%m-%d %H:%M",
     "%Y/%m/%d %H:%M:%S",
     "%Y/%m/%d %H:%M",
+    "%Y-%m-%d, %I:%M %p",
+    "%a %b %d, %Y %I:%M %P",
 ];
 
 /// Date-only layouts, numeric and with English month names (as bylines

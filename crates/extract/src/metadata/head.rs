@@ -90,19 +90,43 @@ pub fn read(html: &str, settings: &MetadataSettings, candidates: &mut Candidates
     walk.position()
 }
 
+/// The rank of Slack's unfurl pair `twitter:label1` = `Written by`,
+/// `twitter:data1` = the author.
+const RANK_TWITTER_LABEL: u8 = 19;
+
 /// A `<meta>` tag: its key looked up in [`META`], its `content` offered.
 pub fn meta(tag: &Tag<'_>, candidates: &mut Candidates) {
     let Some(content) = tag.attribute("content") else {
         return;
     };
+    if let Some(name) = tag.attribute("name") {
+        if name.eq_ignore_ascii_case("twitter:label1") {
+            candidates.written_by_label = content.trim().eq_ignore_ascii_case("written by")
+                || content.trim().eq_ignore_ascii_case("author");
+            return;
+        }
+        if name.eq_ignore_ascii_case("twitter:data1") {
+            if candidates.written_by_label {
+                candidates.offer(Field::Author, RANK_TWITTER_LABEL, content);
+            }
+            return;
+        }
+    }
     for key in ["property", "name", "itemprop", "http-equiv"] {
         let Some(name) = tag.attribute(key) else {
             continue;
         };
         let name = name.trim();
-        if let Some(&(_, field, rank)) = META.iter().find(|(k, _, _)| k.eq_ignore_ascii_case(name))
+        if let Some(&(key, field, rank)) =
+            META.iter().find(|(k, _, _)| k.eq_ignore_ascii_case(name))
         {
-            candidates.offer(field, rank, content);
+            // Citation metadata names authors `Last, First`.
+            let flipped = (key == "citation_author")
+                .then(|| content.split_once(", "))
+                .flatten()
+                .filter(|(_, first)| !first.contains(','))
+                .map(|(last, first)| format!("{first} {last}"));
+            candidates.offer(field, rank, flipped.as_deref().unwrap_or(content));
             return;
         }
     }

@@ -94,6 +94,10 @@ enum Field {
 /// Ranks from here on are weak: the body is still read for a better one.
 const RANK_WEAK: u8 = 27;
 
+/// From this rank on, a value leaves the body walk going (an organisation
+/// as author).
+const RANK_UNSETTLED: u8 = 35;
+
 /// The best value offered so far for each field, with its rank.
 struct Candidates<'m> {
     out: &'m mut Metadata,
@@ -101,6 +105,9 @@ struct Candidates<'m> {
     value_limit: usize,
     text: String,
     entities: String,
+    /// Whether the last `twitter:label1` was `Written by` (its
+    /// `twitter:data1` is then the author).
+    written_by_label: bool,
 }
 
 impl Candidates<'_> {
@@ -109,6 +116,12 @@ impl Candidates<'_> {
     /// the body need not be read for it.
     fn has_strong(&self, field: Field) -> bool {
         self.ranks[field as usize] < RANK_WEAK
+    }
+
+    /// Whether `field` has a value the body walk need not look further
+    /// for: any but an organisation as author.
+    fn settled(&self, field: Field) -> bool {
+        self.ranks[field as usize] < RANK_UNSETTLED
     }
 
     /// Offers `raw` (entities not yet decoded) for `field` at `rank`:
@@ -162,7 +175,7 @@ fn author(value: &str, limit: usize) -> Option<&str> {
     for prefix in ["By ", "by ", "BY "] {
         value = value.strip_prefix(prefix).unwrap_or(value);
     }
-    let value = value.trim_matches([',', ';', '-', '–', '|', ' ']);
+    let value = value.trim_matches([',', ';', '-', '–', '|', ' ', '*', '"', '\'', '“', '”']);
     let placeholder = ["the author", "author", "unknown", "anonymous", "guest"]
         .iter()
         .any(|p| value.eq_ignore_ascii_case(p));
@@ -174,7 +187,8 @@ fn author(value: &str, limit: usize) -> Option<&str> {
         || value.starts_with('@')
         || value.contains('@') && !value.contains(' ')
         || value.starts_with('{')
-        || value.starts_with('[');
+        || value.starts_with('[')
+        || !value.chars().any(char::is_alphabetic);
     (!not_a_name).then_some(value)
 }
 
@@ -219,9 +233,13 @@ impl MetadataReader {
             value_limit: settings.value_limit,
             text: std::mem::take(&mut self.text),
             entities: std::mem::take(&mut self.entities),
+            written_by_label: false,
         };
         let head_end = head::read(html, &settings, &mut candidates);
         json_ld::read(html, &settings, &mut candidates);
+        if !candidates.has_strong(Field::DatePublished) {
+            json_ld::page_key_scan(html, &mut candidates);
+        }
         if !candidates.has_strong(Field::Author) || !candidates.has_strong(Field::DatePublished) {
             byline::read(html, head_end, &settings, &mut candidates);
         }

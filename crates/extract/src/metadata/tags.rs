@@ -123,13 +123,6 @@ impl<'a> Walk<'a> {
         }
         self.pos = self.limit;
     }
-
-    /// The text of `html[from..to]`, as far as it is valid to slice.
-    pub fn slice(&self, from: usize, to: usize) -> &'a str {
-        self.html
-            .get(from..to.min(self.html.len()))
-            .unwrap_or_default()
-    }
 }
 
 impl<'a> Iterator for Walk<'a> {
