@@ -11,6 +11,8 @@
 
 use super::tags::{Tag, Walk};
 use super::{head, Candidates, Field, MetadataSettings};
+use memchr::memmem;
+use std::sync::LazyLock;
 
 const RANK_ITEMPROP_DATE: u8 = 28;
 const RANK_ITEMPROP_AUTHOR: u8 = 30;
@@ -25,25 +27,81 @@ const TEXT_LIMIT: usize = 400;
 const NAME_CHARS: usize = 60;
 const NAME_WORDS: usize = 7;
 
-/// Reads the body from `from`, for the author and dates the head lacked.
+/// Words one of which is in every tag the body fallback reads: searched
+/// for with `memmem`, so that only the tags around them are parsed, not
+/// every tag of the body.
+const TRIGGERS: &[&str] = &[
+    "itemprop", "author", "byline", "date", "publish", "posted", "updated", "modified", "time",
+    "meta",
+];
+
+/// Searchers for [`TRIGGERS`], built once.
+static FINDERS: LazyLock<Vec<memmem::Finder<'static>>> =
+    LazyLock::new(|| TRIGGERS.iter().map(|t| memmem::Finder::new(t)).collect());
+
+/// How far before a trigger word its tag's `<` may be.
+const TAG_REACH: usize = 400;
+
+/// Reads the body from `from`, for the author and dates the head lacked:
+/// the tags holding a [`TRIGGERS`] word, in page order.
 pub fn read(html: &str, from: usize, settings: &MetadataSettings, candidates: &mut Candidates) {
-    let mut walk = Walk::new(html, from, from.saturating_add(settings.body_limit));
+    let end = from.saturating_add(settings.body_limit).min(html.len());
+    let Some(body) = html.as_bytes().get(from..end) else {
+        return;
+    };
+    let mut starts = Vec::new();
+    for finder in FINDERS.iter() {
+        for hit in finder.find_iter(body) {
+            let hit = from + hit;
+            // The tag the word is in: the last `<` before it, with no `>`
+            // between (else the word is text, not markup).
+            let reach = hit.saturating_sub(TAG_REACH).max(from);
+            let before = &html.as_bytes()[reach..hit];
+            if let Some(lt) = memchr::memrchr(b'<', before) {
+                if memchr::memchr(b'>', &before[lt..]).is_none() {
+                    starts.push(reach + lt);
+                }
+            }
+        }
+    }
+    starts.sort_unstable();
+    starts.dedup();
     let mut entities = String::new();
     let mut text = String::new();
-    while let Some(tag) = walk.next() {
+    let mut done_to = 0;
+    for start in starts {
+        if start < done_to {
+            continue;
+        }
+        let Some(tag) = Walk::new(html, start, end).next() else {
+            continue;
+        };
+        if tag.start != start {
+            continue;
+        }
+        done_to = tag.end;
         if candidates.settled(Field::Author) && candidates.settled(Field::DatePublished) {
             return;
         }
+        visit(html, &tag, candidates, &mut text, &mut entities);
+    }
+}
+
+/// Reads one tag of the body (and, for a byline or date element, its text).
+fn visit(
+    html: &str,
+    tag: &Tag<'_>,
+    candidates: &mut Candidates,
+    text: &mut String,
+    entities: &mut String,
+) {
+    {
         if tag.closing {
-            continue;
-        }
-        if tag.is("script") || tag.is("style") || tag.is("template") || tag.is("svg") {
-            walk.skip_content(tag.name);
-            continue;
+            return;
         }
         if tag.is("meta") {
-            head::meta(&tag, candidates);
-            continue;
+            head::meta(tag, candidates);
+            return;
         }
         if let Some(itemprop) = tag.attribute("itemprop") {
             for prop in itemprop.split_ascii_whitespace() {
@@ -61,7 +119,7 @@ pub fn read(html: &str, from: usize, settings: &MetadataSettings, candidates: &m
                     {
                         candidates.offer(field, RANK_ITEMPROP_DATE, value);
                     } else {
-                        let shown = element_text(html, &tag, &mut text, &mut entities);
+                        let shown = element_text(html, tag, text, entities);
                         candidates.offer(field, RANK_ITEMPROP_DATE, shown);
                     }
                 } else if prop.eq_ignore_ascii_case("author")
@@ -69,9 +127,7 @@ pub fn read(html: &str, from: usize, settings: &MetadataSettings, candidates: &m
                 {
                     if let Some(value) = tag.attribute("content") {
                         candidates.offer(Field::Author, RANK_ITEMPROP_AUTHOR, value);
-                    } else if let Some(name) =
-                        name_of(element_text(html, &tag, &mut text, &mut entities))
-                    {
+                    } else if let Some(name) = name_of(element_text(html, tag, text, entities)) {
                         candidates.offer(Field::Author, RANK_ITEMPROP_AUTHOR, name);
                     }
                 }
@@ -89,20 +145,20 @@ pub fn read(html: &str, from: usize, settings: &MetadataSettings, candidates: &m
             match tag.attribute("datetime") {
                 Some(value) => candidates.offer(field, RANK_TIME, value),
                 None => {
-                    let shown = element_text(html, &tag, &mut text, &mut entities);
+                    let shown = element_text(html, tag, text, entities);
                     candidates.offer(field, RANK_TIME, shown)
                 }
             };
-            continue;
+            return;
         }
         if tag.is("link") {
-            continue;
+            return;
         }
         let class = tag.attribute("class");
         if !candidates.has_strong(Field::DatePublished) && class.is_some_and(names_date) {
             let class_updated =
                 class.is_some_and(|c| c.contains("updated") || c.contains("modified"));
-            if let Some((date, updated)) = shown_date(html, &tag, &mut text, &mut entities) {
+            if let Some((date, updated)) = shown_date(html, tag, text, entities) {
                 let field = if updated || class_updated {
                     Field::DateModified
                 } else {
@@ -112,7 +168,7 @@ pub fn read(html: &str, from: usize, settings: &MetadataSettings, candidates: &m
             }
         }
         if candidates.has_strong(Field::Author) {
-            continue;
+            return;
         }
         let rel_author = tag.attribute("rel").is_some_and(|rel| {
             rel.split_ascii_whitespace()
@@ -127,9 +183,9 @@ pub fn read(html: &str, from: usize, settings: &MetadataSettings, candidates: &m
         } else if class.is_some_and(names_author) {
             RANK_CLASS_AUTHOR
         } else {
-            continue;
+            return;
         };
-        if let Some(name) = shown_name(html, &tag, &mut text, &mut entities) {
+        if let Some(name) = shown_name(html, tag, text, entities) {
             candidates.offer(Field::Author, rank, &name);
         }
     }
@@ -346,7 +402,16 @@ fn name_of(text: &str) -> Option<&str> {
         .any(|l| w.eq_ignore_ascii_case(l))
     });
     let words = name.split_whitespace().count();
-    let plausible = !name.is_empty()
+    // A lone word that is a site's button or heading, not a user name.
+    let stop_word = !name.contains(' ')
+        && [
+            "post", "posts", "find", "updated", "guide", "share", "follow", "view", "more",
+            "profile", "contact", "read", "admin", "staff", "editor", "team", "home",
+        ]
+        .iter()
+        .any(|w| name.eq_ignore_ascii_case(w));
+    let plausible = name.chars().count() >= 2
+        && !stop_word
         && !label
         && name.chars().count() <= NAME_CHARS
         && words <= NAME_WORDS

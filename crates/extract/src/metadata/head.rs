@@ -96,10 +96,28 @@ const RANK_TWITTER_LABEL: u8 = 19;
 
 /// A `<meta>` tag: its key looked up in [`META`], its `content` offered.
 pub fn meta(tag: &Tag<'_>, candidates: &mut Candidates) {
-    let Some(content) = tag.attribute("content") else {
+    // One pass over the attributes: the keys in the order they are looked
+    // up (`property`, `name`, `itemprop`, `http-equiv`) and `content`.
+    let mut keys: [Option<&str>; 4] = [None; 4];
+    let mut content = None;
+    for (name, value) in tag.attributes() {
+        let slot = match name.len() {
+            7 if name.eq_ignore_ascii_case("content") => {
+                content.get_or_insert(value);
+                continue;
+            }
+            8 if name.eq_ignore_ascii_case("property") => 0,
+            4 if name.eq_ignore_ascii_case("name") => 1,
+            8 if name.eq_ignore_ascii_case("itemprop") => 2,
+            10 if name.eq_ignore_ascii_case("http-equiv") => 3,
+            _ => continue,
+        };
+        keys[slot].get_or_insert(value);
+    }
+    let Some(content) = content else {
         return;
     };
-    if let Some(name) = tag.attribute("name") {
+    if let Some(name) = keys[1] {
         if name.eq_ignore_ascii_case("twitter:label1") {
             candidates.written_by_label = content.trim().eq_ignore_ascii_case("written by")
                 || content.trim().eq_ignore_ascii_case("author");
@@ -112,10 +130,7 @@ pub fn meta(tag: &Tag<'_>, candidates: &mut Candidates) {
             return;
         }
     }
-    for key in ["property", "name", "itemprop", "http-equiv"] {
-        let Some(name) = tag.attribute(key) else {
-            continue;
-        };
+    for name in keys.into_iter().flatten() {
         let name = name.trim();
         if let Some(&(key, field, rank)) =
             META.iter().find(|(k, _, _)| k.eq_ignore_ascii_case(name))

@@ -370,53 +370,6 @@ fn key_scan(script: &str, settings: &MetadataSettings, candidates: &mut Candidat
     }
 }
 
-/// The rank of a publish date found by [`page_key_scan`].
-const RANK_PAGE_KEY: u8 = 29;
-
-/// The keys of a publish date in the JSON that scripts carry outside
-/// JSON-LD (Next.js' `__NEXT_DATA__`, CMS state), maybe backslash-escaped.
-const PAGE_KEYS: &[&str] = &[
-    "datePublished",
-    "publishedAt",
-    "published_at",
-    "publishDate",
-    "publishedDate",
-    "publish_date",
-    "postedAt",
-];
-
-/// A publish date from the first of [`PAGE_KEYS`] found anywhere in the
-/// page (`"publishedAt":"2025-10-20T13:08:55-07:00"`, or with `\"`) whose
-/// string value parses: one `memmem` search per key, for pages whose head
-/// and JSON-LD state none.
-pub fn page_key_scan(html: &str, candidates: &mut Candidates) {
-    let bytes = html.as_bytes();
-    for key in PAGE_KEYS {
-        let finder = memmem::Finder::new(key.as_bytes());
-        for at in finder.find_iter(bytes).take(4) {
-            let before = at.checked_sub(1).map(|b| bytes[b]);
-            if !matches!(before, Some(b'"') | Some(b'\\')) {
-                continue;
-            }
-            let rest = &bytes[at + key.len()..];
-            let skip = rest
-                .iter()
-                .take(8)
-                .take_while(|b| matches!(b, b'"' | b'\\' | b':' | b' '))
-                .count();
-            let rest = &rest[skip..];
-            let Some(close) = rest.iter().take(40).position(|b| matches!(b, b'"' | b'\\')) else {
-                continue;
-            };
-            if let Ok(value) = std::str::from_utf8(&rest[..close]) {
-                if candidates.offer(Field::DatePublished, RANK_PAGE_KEY, value) {
-                    return;
-                }
-            }
-        }
-    }
-}
-
 fn trim_ascii_start(bytes: &[u8]) -> &[u8] {
     let skip = bytes.iter().take_while(|b| b.is_ascii_whitespace()).count();
     &bytes[skip..]

@@ -188,7 +188,9 @@ fn author(value: &str, limit: usize) -> Option<&str> {
         || value.contains('@') && !value.contains(' ')
         || value.starts_with('{')
         || value.starts_with('[')
-        || !value.chars().any(char::is_alphabetic);
+        || !value.chars().any(char::is_alphabetic)
+        || value.contains("{{")
+        || !value.contains(' ') && value.matches('.').count() >= 2;
     (!not_a_name).then_some(value)
 }
 
@@ -237,9 +239,6 @@ impl MetadataReader {
         };
         let head_end = head::read(html, &settings, &mut candidates);
         json_ld::read(html, &settings, &mut candidates);
-        if !candidates.has_strong(Field::DatePublished) {
-            json_ld::page_key_scan(html, &mut candidates);
-        }
         if !candidates.has_strong(Field::Author) || !candidates.has_strong(Field::DatePublished) {
             byline::read(html, head_end, &settings, &mut candidates);
         }

@@ -29,6 +29,11 @@ impl<'a> Tag<'a> {
         self.name.eq_ignore_ascii_case(name)
     }
 
+    /// The `(name, raw value)` pairs of the tag's attributes, in order.
+    pub fn attributes(&self) -> impl Iterator<Item = (&'a str, &'a str)> {
+        Attributes(self.attributes)
+    }
+
     /// The raw value of the first attribute named `name` (ASCII
     /// lowercase), entities not decoded; `Some("")` for a bare attribute.
     pub fn attribute(&self, name: &str) -> Option<&'a str> {
