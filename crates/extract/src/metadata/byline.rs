@@ -31,13 +31,12 @@ const NAME_WORDS: usize = 7;
 /// for with `memmem`, so that only the tags around them are parsed, not
 /// every tag of the body.
 const TRIGGERS: &[&str] = &[
-    "itemprop", "author", "byline", "date", "publish", "posted", "updated", "modified", "time",
-    "meta",
+    "itemprop", "author", "byline", "date", "time", "publish", "updated",
 ];
 
 /// Searchers for [`TRIGGERS`], built once.
 static FINDERS: LazyLock<Vec<memmem::Finder<'static>>> =
-    LazyLock::new(|| TRIGGERS.iter().map(|t| memmem::Finder::new(t)).collect());
+    LazyLock::new(|| TRIGGERS.iter().map(memmem::Finder::new).collect());
 
 /// How far before a trigger word its tag's `<` may be.
 const TAG_REACH: usize = 400;
@@ -313,11 +312,11 @@ fn shown_date(
 fn text_nodes(html: &str, tag: &Tag<'_>) -> Vec<(usize, usize)> {
     let end = tag.end.saturating_add(TEXT_LIMIT).min(html.len());
     let mut nodes = Vec::new();
-    let mut walk = Walk::new(html, tag.end, end);
+    let walk = Walk::new(html, tag.end, end);
     let mut at = tag.end;
     let mut depth = 0usize;
     let mut closed = false;
-    while let Some(inner) = walk.next() {
+    for inner in walk {
         if inner.start > at {
             nodes.push((at, inner.start));
         }

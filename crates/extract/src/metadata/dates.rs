@@ -61,7 +61,7 @@ const YEARS: std::ops::RangeInclusive<i32> = 1900..=2100;
 /// (`2025-09-04T10:30:00`) or date-time with offset
 /// (`2025-09-04T10:30:00+02:00`), the precision it was given in (fractions
 /// of seconds dropped); `None` when it is not a date as a whole, or an
-/// implausible one (see [`YEARS`]; the Unix epoch `1970-01-01`, which
+/// implausible one (a year outside 1900–2100; the Unix epoch `1970-01-01`, which
 /// stands for "no date" on many sites).
 pub fn parse(value: &str) -> Option<String> {
     let value = value.trim();

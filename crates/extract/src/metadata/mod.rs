@@ -2,15 +2,15 @@
 //! `description` and `canonical_url`, read beside the extraction at little
 //! cost: no DOM and no second parse of the page.
 //!
-//! - [`head`]: one walk over the `<head>` (bounded), for `<meta>`
+//! - `head`: one walk over the `<head>` (bounded), for `<meta>`
 //!   (OpenGraph, `article:*`, `name=author|date|…`, Dublin Core,
 //!   `itemprop`) and `<link rel=canonical>`;
-//! - [`json_ld`]: the `application/ld+json` scripts, found with one
+//! - `json_ld`: the `application/ld+json` scripts, found with one
 //!   `memmem` search and parsed with `serde_json`, each within a size cap;
-//! - [`byline`]: only when those gave no author or no publish date, a
+//! - `byline`: only when those gave no author or no publish date, a
 //!   bounded walk over the start of the body (microdata, `<time>`,
 //!   bylines);
-//! - [`dates`]: dates parsed and written as ISO 8601.
+//! - `dates`: dates parsed and written as ISO 8601.
 //!
 //! Every source offers values with a rank; the lowest rank wins, so the
 //! order of the sources is one table of numbers (measured on wcxb_dev:
@@ -22,6 +22,8 @@ mod dates;
 mod head;
 mod json_ld;
 mod tags;
+#[cfg(test)]
+mod tests;
 
 use crate::density::text::TextSink;
 
