@@ -32,7 +32,8 @@ pub mod sinks;
 
 pub use crawlsift_extract as extract;
 pub use crawlsift_extract::{
-    algorithms, charset, http, Algorithm, Extraction, Extractor, MarkdownOptions, PageTimeout,
+    algorithms, charset, http, metadata, Algorithm, Extraction, Extractor, MarkdownOptions,
+    Metadata, MetadataSettings, PageTimeout,
 };
 pub use crawlsift_signals as signals;
 pub use crawlsift_warc as warc;

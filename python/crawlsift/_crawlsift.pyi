@@ -50,6 +50,26 @@ class Extraction:
     def lang_score(self) -> float:
         """Confidence of ``lang`` in [0, 1] (0 without a language)."""
     @property
+    def author(self) -> Optional[str]:
+        """The page's author as it states it (JSON-LD, ``<meta>``, byline), several joined
+        with ``", "``; ``None`` when it states none."""
+    @property
+    def date_published(self) -> Optional[str]:
+        """When the page was first published, ISO 8601 (``"2025-09-04"``, or with time and
+        offset); ``None`` when it states none that parses."""
+    @property
+    def date_modified(self) -> Optional[str]:
+        """When the page was last modified, as ``date_published``."""
+    @property
+    def site_name(self) -> Optional[str]:
+        """The site's or publisher's name; ``None`` when the page states none."""
+    @property
+    def description(self) -> Optional[str]:
+        """The page's own summary (``og:description``, ``<meta name=description>``)."""
+    @property
+    def canonical_url(self) -> Optional[str]:
+        """The page's canonical URL (``<link rel=canonical>``, ``og:url``), resolved against the URL."""
+    @property
     def signals(self) -> Optional[Dict[str, Dict[str, Any]]]:
         """With ``signals=True``: the raw values per rule set (the JSONL ``signals`` object); else ``None``."""
     @property
@@ -109,6 +129,26 @@ class Page:
     @property
     def lang_score(self) -> float:
         """Confidence of ``lang`` in [0, 1] (0 without a language)."""
+    @property
+    def author(self) -> Optional[str]:
+        """The page's author as it states it (JSON-LD, ``<meta>``, byline), several joined
+        with ``", "``; ``None`` when it states none."""
+    @property
+    def date_published(self) -> Optional[str]:
+        """When the page was first published, ISO 8601 (``"2025-09-04"``, or with time and
+        offset); ``None`` when it states none that parses."""
+    @property
+    def date_modified(self) -> Optional[str]:
+        """When the page was last modified, as ``date_published``."""
+    @property
+    def site_name(self) -> Optional[str]:
+        """The site's or publisher's name; ``None`` when the page states none."""
+    @property
+    def description(self) -> Optional[str]:
+        """The page's own summary (``og:description``, ``<meta name=description>``)."""
+    @property
+    def canonical_url(self) -> Optional[str]:
+        """The page's canonical URL (``<link rel=canonical>``, ``og:url``), resolved against the URL."""
     @property
     def signals(self) -> Optional[Dict[str, Dict[str, Any]]]:
         """With ``signals=True``: the raw values per rule set (the JSONL ``signals`` object); else ``None``."""

@@ -43,6 +43,9 @@ SIGNAL_FIELDS = ("signals", "filters", "exact_key")
 MINHASH_FIELDS = ("minhash",)
 #: The field added to the metadata with ``markdown=True``.
 MARKDOWN_FIELDS = ("markdown",)
+#: What the page says about itself, which :class:`CrawlsiftExtractor` adds to
+#: the metadata (the reader has them among :data:`METADATA_FIELDS`).
+PAGE_METADATA_FIELDS = ("author", "date_published", "date_modified", "site_name", "description", "canonical_url")
 
 
 class CrawlsiftWarcReader(BaseDiskReader):
@@ -231,7 +234,9 @@ class CrawlsiftExtractor(BaseExtractor):
     documents whose text comes out empty are dropped, as with ``Trafilatura``.
 
     The document's metadata gains ``lang`` and ``lang_score`` of the
-    extracted text (and with ``signals=True`` ``signals``, ``filters``,
+    extracted text, the page metadata (``author``, ``date_published``,
+    ``date_modified``, ``site_name``, ``description``, ``canonical_url``;
+    ``None`` when the page does not state them) (and with ``signals=True`` ``signals``, ``filters``,
     ``exact_key``; with ``minhash=True`` ``minhash``; with ``markdown=True``
     ``markdown``, the main content as Markdown). With ``filter``
     (``"gopher,c4,fineweb"``) documents failing those rule sets are dropped,
@@ -302,6 +307,8 @@ class CrawlsiftExtractor(BaseExtractor):
             doc.text = self._text(result)
             doc.metadata["lang"] = result.lang
             doc.metadata["lang_score"] = result.lang_score
+            for field in PAGE_METADATA_FIELDS:
+                doc.metadata[field] = getattr(result, field)
             if self.signals:
                 doc.metadata["signals"] = result.signals
                 doc.metadata["filters"] = result.filters

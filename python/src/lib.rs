@@ -89,6 +89,27 @@ struct Extraction {
     /// otherwise, and for the element-based algorithms.
     #[pyo3(get)]
     markdown: Option<String>,
+    /// The page's author as it states it (JSON-LD, `<meta>`, byline),
+    /// several joined with `, `; `None` when it states none.
+    #[pyo3(get)]
+    author: Option<String>,
+    /// When the page was first published, ISO 8601 (`2025-09-04`, or with
+    /// time and offset); `None` when it states none that parses.
+    #[pyo3(get)]
+    date_published: Option<String>,
+    /// When the page was last modified, as `date_published`.
+    #[pyo3(get)]
+    date_modified: Option<String>,
+    /// The site's or publisher's name; `None` when the page states none.
+    #[pyo3(get)]
+    site_name: Option<String>,
+    /// The page's own summary (`og:description`, `<meta name=description>`).
+    #[pyo3(get)]
+    description: Option<String>,
+    /// The page's canonical URL (`<link rel=canonical>`, `og:url`),
+    /// resolved against `url` when that is given.
+    #[pyo3(get)]
+    canonical_url: Option<String>,
     extras: Extras,
 }
 
@@ -147,8 +168,14 @@ thread_local! {
     static EXTRACTORS: RefCell<Vec<(Option<MarkdownOptions>, Extractor)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// What [`extract_here`] gives: title, text, encoding, Markdown.
-type Extracted = (String, String, &'static str, Option<String>);
+/// What [`extract_here`] gives: title, text, encoding, Markdown, metadata.
+type Extracted = (
+    String,
+    String,
+    &'static str,
+    Option<String>,
+    crawlsift::Metadata,
+);
 
 /// Extracts with this thread's extractor for `algorithm` and `markdown`,
 /// links resolved against `url`, or `Err` past the page timeout (`None`:
@@ -169,6 +196,7 @@ fn extract_here(
             page.text.to_owned(),
             page.encoding,
             page.markdown.map(str::to_owned),
+            page.metadata.clone(),
         ))
     };
     EXTRACTORS.with(|cell| {
@@ -255,26 +283,27 @@ fn extract(
     let timeout = parse_page_timeout(page_timeout)?;
     let page_url = url.as_deref();
     let work = |raw: &[u8], charset: Option<&str>| {
-        let (title, text, encoding, markdown) =
+        let (title, text, encoding, markdown, metadata) =
             extract_here(algorithm, markdown, raw, charset, page_url, timeout)?;
         let extras = analyse_here(&options, &text);
-        Ok::<_, PageTimeout>((title, text, encoding, markdown, extras))
+        Ok::<_, PageTimeout>((title, text, encoding, markdown, metadata, extras))
     };
-    let (title, text, encoding, markdown, extras) = if let Ok(bytes) = html.cast::<PyBytes>() {
-        let raw = bytes.as_bytes();
-        let charset = content_type.and_then(crawlsift::http::charset);
-        py.detach(|| work(raw, charset))
-    } else if let Ok(string) = html.cast::<PyString>() {
-        let decoded = string.to_cow()?;
-        let raw = decoded.as_bytes();
-        py.detach(|| work(raw, Some("utf-8")))
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "html must be bytes or str, not {}",
-            html.get_type().name()?
-        )));
-    }
-    .map_err(|timeout| PyTimeoutError::new_err(timeout.to_string()))?;
+    let (title, text, encoding, markdown, metadata, extras) =
+        if let Ok(bytes) = html.cast::<PyBytes>() {
+            let raw = bytes.as_bytes();
+            let charset = content_type.and_then(crawlsift::http::charset);
+            py.detach(|| work(raw, charset))
+        } else if let Ok(string) = html.cast::<PyString>() {
+            let decoded = string.to_cow()?;
+            let raw = decoded.as_bytes();
+            py.detach(|| work(raw, Some("utf-8")))
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "html must be bytes or str, not {}",
+                html.get_type().name()?
+            )));
+        }
+        .map_err(|timeout| PyTimeoutError::new_err(timeout.to_string()))?;
     let Ok(extras) = extras else {
         return Ok(None);
     };
@@ -285,6 +314,12 @@ fn extract(
         algorithm: algorithm.name().to_owned(),
         url,
         markdown,
+        author: metadata.author,
+        date_published: metadata.date_published,
+        date_modified: metadata.date_modified,
+        site_name: metadata.site_name,
+        description: metadata.description,
+        canonical_url: metadata.canonical_url,
         extras,
     }))
 }

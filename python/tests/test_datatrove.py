@@ -44,6 +44,9 @@ def test_crawlsift_warc_reader_pipeline(tmp_path, shared, cli_rows):
     for doc, row in zip(docs, want):
         meta = doc["metadata"]
         assert (meta["url"], meta["warc_date"], meta["offset"]) == (row["url"], row["warc_date"], row["offset"])
+        # The page metadata rides along in the document's metadata.
+        for field in ("author", "date_published", "date_modified", "site_name", "description", "canonical_url"):
+            assert meta[field] == row[field], field
     stats = json.loads((tmp_path / "logs" / "stats.json").read_text())
     reader_stats = next(s for s in stats if "crawlsift WARC" in s["name"])
     assert reader_stats["stats"]["records"]["total"] >= len(want)
@@ -64,6 +67,7 @@ def test_crawlsift_extractor_after_datatrove_warc_reader(tmp_path, shared, cli_r
     assert len(docs) > 10
     by_id = {r["warc_record_id"]: r for r in cli_rows(WARCS / WARC)}
     same = sum(1 for d in docs if d["id"] in by_id and by_id[d["id"]]["text"] == d["text"])
+    assert all("author" in d["metadata"] and "date_published" in d["metadata"] for d in docs)
     # datatrove decodes the HTML itself (UTF-8, else cchardet) and hands crawlsift a str,
     # so a page whose charset the two decide differently may differ; nearly all agree.
     assert same >= 0.9 * len(docs), (same, len(docs))

@@ -403,6 +403,12 @@ mod tests {
             algorithm: "addanag",
             lang: Some("de"),
             lang_score: 0.5,
+            author: Some("Ann Lee"),
+            date_published: Some("2024-01-01"),
+            date_modified: None,
+            site_name: None,
+            description: None,
+            canonical_url: None,
             markdown: None,
             signals: None,
             filters: None,
@@ -423,6 +429,18 @@ mod tests {
         assert_eq!(v["length"], serde_json::Value::Null);
         assert_eq!(v["text"], "Body ü");
         assert_eq!(v["offset"], 10);
+        assert_eq!(v["author"], "Ann Lee");
+        assert_eq!(v["date_modified"], serde_json::Value::Null);
+    }
+
+    /// WET stays as Common Crawl writes it: the metadata is not in it.
+    #[test]
+    fn wet_has_no_metadata() {
+        let record = wet(&page());
+        assert!(
+            !record.contains("Ann Lee") && !record.contains("2024-01-01\r"),
+            "{record}"
+        );
     }
 
     #[test]

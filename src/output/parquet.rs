@@ -645,6 +645,8 @@ mod tests {
             algorithm: "addanag-plus".into(),
             lang: (i != 4).then(|| "en".into()),
             lang_score: i as f64 / 8.0,
+            author: (i != 5).then(|| format!("Author {i}")),
+            date_published: (i == 2).then(|| "2025-09-04".into()),
             ..PageRow::default()
         }
     }
@@ -691,6 +693,12 @@ mod tests {
                             Field::Double(x) => out.lang_score = *x,
                             other => panic!("{name}: {other:?}"),
                         },
+                        "author" => out.author = s(),
+                        "date_published" => out.date_published = s(),
+                        "date_modified" => out.date_modified = s(),
+                        "site_name" => out.site_name = s(),
+                        "description" => out.description = s(),
+                        "canonical_url" => out.canonical_url = s(),
                         other => panic!("unexpected column {other}"),
                     }
                 }

@@ -395,6 +395,18 @@ page_schema! {
     lang: OptStr,
     /// Confidence of `lang` in [0, 1] (0 without a language).
     lang_score: F64,
+    /// The page's author as it states it (JSON-LD, `<meta>`, byline); several joined with `, `; null when it states none.
+    author: OptStr,
+    /// When the page was first published, ISO 8601 (`2025-09-04`, or with time and offset), as the page states it; null when it states none that parses.
+    date_published: OptStr,
+    /// When the page was last modified, as `date_published`.
+    date_modified: OptStr,
+    /// The site's or publisher's name (`og:site_name`, JSON-LD); null when the page states none.
+    site_name: OptStr,
+    /// The page's own summary (`og:description`, `<meta name=description>`); null when it has none.
+    description: OptStr,
+    /// The page's canonical URL (`<link rel=canonical>`, `og:url`), resolved against `url`; null when it names none.
+    canonical_url: OptStr,
 }
 
 /// The exact key as JSON and Parquet write it: 16 lowercase hex digits.

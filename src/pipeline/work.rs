@@ -313,6 +313,12 @@ impl Worker {
             algorithm: algorithm.name(),
             lang: analysis.lang,
             lang_score: analysis.lang_score,
+            author: extraction.metadata.author.as_deref(),
+            date_published: extraction.metadata.date_published.as_deref(),
+            date_modified: extraction.metadata.date_modified.as_deref(),
+            site_name: extraction.metadata.site_name.as_deref(),
+            description: extraction.metadata.description.as_deref(),
+            canonical_url: extraction.metadata.canonical_url.as_deref(),
             // Present with `--markdown` only.
             markdown: self.markdown.then_some(extraction.markdown),
             // Present with `--signals` only (the analyser's `Config`).

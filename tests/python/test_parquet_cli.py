@@ -68,6 +68,12 @@ EXPECTED_SCHEMA = pa.schema(
         pa.field("algorithm", pa.string(), nullable=False),
         pa.field("lang", pa.string()),
         pa.field("lang_score", pa.float64(), nullable=False),
+        pa.field("author", pa.string()),
+        pa.field("date_published", pa.string()),
+        pa.field("date_modified", pa.string()),
+        pa.field("site_name", pa.string()),
+        pa.field("description", pa.string()),
+        pa.field("canonical_url", pa.string()),
     ]
 )
 

@@ -26,7 +26,9 @@
 //!   kernel, smoothing, regions, text out), public with the `internals`
 //!   feature;
 //! - [`algorithms`]: the algorithms built on that core, selectable by name,
-//!   and the [`Extractor`] that runs them.
+//!   and the [`Extractor`] that runs them;
+//! - [`metadata`]: what the page says about itself (author, dates, site,
+//!   description, canonical URL), read beside the extraction.
 
 #![warn(missing_docs)]
 
@@ -42,10 +44,12 @@ pub mod density;
 #[allow(dead_code, unused_imports)] // what only the benches and tests reach
 mod density;
 pub mod http;
+pub mod metadata;
 
 pub use algorithms::{Algorithm, Extraction, Extractor, MarkdownOptions};
 pub use budget::PageTimeout;
 pub use density::Selection;
+pub use metadata::{Metadata, MetadataSettings};
 
 /// The bytes a vector holds on the heap (its capacity, not its length).
 pub(crate) fn heap_bytes<T>(v: &Vec<T>) -> usize {

@@ -19,7 +19,9 @@ pub struct Args {
     #[arg(long, default_value_t = crawlsift::algorithms::DEFAULT_GAP)]
     gap: usize,
     /// One JSON object per file (path, title, text, encoding, algorithm,
-    /// line and region counts, selected line range) instead of plain text.
+    /// line and region counts, selected line range, the page metadata:
+    /// author, date_published, date_modified, site_name, description,
+    /// canonical_url) instead of plain text.
     #[arg(long)]
     json: bool,
     /// With --json: add the quality signals (`signals`), the Gopher, C4 and
@@ -72,6 +74,12 @@ struct JsonPage<'a> {
     markdown: Option<Option<&'a str>>,
     #[serde(flatten)]
     analysis: crawlsift::signals::Analysis,
+    author: Option<&'a str>,
+    date_published: Option<&'a str>,
+    date_modified: Option<&'a str>,
+    site_name: Option<&'a str>,
+    description: Option<&'a str>,
+    canonical_url: Option<&'a str>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -127,6 +135,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 selected_regions: page.selection.map(|s| s.regions),
                 markdown: args.markdown.then_some(page.markdown),
                 analysis: analyser.analyse(page.text),
+                author: page.metadata.author.as_deref(),
+                date_published: page.metadata.date_published.as_deref(),
+                date_modified: page.metadata.date_modified.as_deref(),
+                site_name: page.metadata.site_name.as_deref(),
+                description: page.metadata.description.as_deref(),
+                canonical_url: page.metadata.canonical_url.as_deref(),
             };
             // As an io::Error, so that a closed stdout is recognised.
             serde_json::to_writer(&mut out, &json).map_err(io::Error::from)?;

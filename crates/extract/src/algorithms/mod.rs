@@ -16,6 +16,7 @@ use crate::budget::{Budget, PageTimeout};
 use crate::charset;
 use crate::density::markdown::Markdown;
 use crate::density::{text::TextSink, Columns, Rules, Scratch, Selection};
+use crate::metadata::{Metadata, MetadataReader, MetadataSettings};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -202,6 +203,10 @@ pub struct Extraction<'a> {
     /// ([`Extractor::with_markdown`]) and the algorithm is of the DANA
     /// family (`None` for the element-based algorithms).
     pub markdown: Option<&'a str>,
+    /// What the page says about itself (author, dates, site, description,
+    /// canonical URL), read from its head, JSON-LD and bylines; all `None`
+    /// when the extractor reads no metadata ([`Extractor::with_metadata`]).
+    pub metadata: &'a Metadata,
     /// The encoding the page was decoded from (WHATWG name).
     pub encoding: &'static str,
     /// Virtual lines the page was split into.
@@ -233,6 +238,9 @@ pub struct Extractor {
     plus: addanag_plus::Buffers,
     /// The Markdown renderer, when Markdown is asked for.
     markdown: Option<Markdown>,
+    /// The metadata reader (on unless turned off) and the page's metadata.
+    metadata: Option<MetadataReader>,
+    page_metadata: Metadata,
 }
 
 impl Extractor {
@@ -251,7 +259,17 @@ impl Extractor {
             elements: elements::Scratch::default(),
             plus: addanag_plus::Buffers::default(),
             markdown: None,
+            metadata: Some(MetadataReader::new(MetadataSettings::default())),
+            page_metadata: Metadata::default(),
         }
+    }
+
+    /// Reads the page metadata ([`Extraction::metadata`]) within these
+    /// bounds, or (`None`) not at all. An extractor reads it with
+    /// [`MetadataSettings::default`] unless told otherwise.
+    pub fn with_metadata(mut self, settings: Option<MetadataSettings>) -> Self {
+        self.metadata = settings.map(MetadataReader::new);
+        self
     }
 
     /// Also renders the main content as Markdown ([`Extraction::markdown`]),
@@ -324,7 +342,7 @@ impl Extractor {
         url: Option<&str>,
     ) -> Extraction<'_> {
         self.set_base(url);
-        match self.run(raw, http_charset, &mut Budget::unlimited()) {
+        match self.run(raw, http_charset, url, &mut Budget::unlimited()) {
             Ok(extraction) => extraction,
             // An unlimited budget never runs out.
             Err(timeout) => unreachable!("{timeout}"),
@@ -356,7 +374,7 @@ impl Extractor {
             Some(limit) => Budget::start(limit),
             None => Budget::unlimited(),
         };
-        self.run(raw, http_charset, &mut budget)
+        self.run(raw, http_charset, url, &mut budget)
     }
 
     /// The page URL the Markdown's links are resolved against.
@@ -373,6 +391,7 @@ impl Extractor {
         &mut self,
         raw: &[u8],
         http_charset: Option<&str>,
+        url: Option<&str>,
         budget: &mut Budget,
     ) -> Result<Extraction<'_>, PageTimeout> {
         let sniffed = charset::sniff(raw, http_charset);
@@ -381,6 +400,7 @@ impl Extractor {
             Family::Elements(kind) => {
                 let decoded = charset::decode_sniffed(raw, sniffed, &mut self.decoded);
                 let html = decoded.text;
+                Self::read_metadata(&mut self.metadata, html, url, &mut self.page_metadata);
                 budget.check()?;
                 let counts = self.elements.extract(
                     kind,
@@ -394,6 +414,7 @@ impl Extractor {
                     title: &self.title,
                     text: &self.text,
                     markdown: None,
+                    metadata: &self.page_metadata,
                     encoding: decoded.encoding.name(),
                     lines: counts.lines,
                     regions: counts.runs,
@@ -410,6 +431,7 @@ impl Extractor {
             .then(|| self.scratch.scan(raw, density.rules));
         let decoded = charset::decode_sniffed(raw, sniffed, &mut self.decoded);
         let html = decoded.text;
+        Self::read_metadata(&mut self.metadata, html, url, &mut self.page_metadata);
         budget.check()?;
         let summary = match early {
             Some(summary) if decoded.borrows(raw) => summary,
@@ -450,10 +472,25 @@ impl Extractor {
             title: &self.title,
             text: &self.text,
             markdown: self.markdown.as_ref().map(Markdown::written),
+            metadata: &self.page_metadata,
             encoding: decoded.encoding.name(),
             lines: self.scratch.lines.len(),
             regions: self.scratch.regions.len(),
             selection,
         })
+    }
+
+    /// Reads the page's metadata when the extractor reads it; clears it
+    /// otherwise.
+    fn read_metadata(
+        reader: &mut Option<MetadataReader>,
+        html: &str,
+        url: Option<&str>,
+        out: &mut Metadata,
+    ) {
+        match reader {
+            Some(reader) => reader.read(html, url, out),
+            None => *out = Metadata::default(),
+        }
     }
 }

@@ -1,0 +1,463 @@
+//! The body's fallbacks, read only when the head and JSON-LD gave no
+//! author or no publish date, over at most
+//! [`super::MetadataSettings::body_limit`] bytes after the head: `itemprop`
+//! microdata, `<meta>` in the body, `<time datetime>`, and visible bylines
+//! (`rel=author`, an element whose class names an author or byline).
+//!
+//! A byline is what the page shows, so it is taken only when it reads as a
+//! name: short, no digits, no sentence punctuation; `By ` and the like are
+//! dropped. A `<time>` is taken only when its `datetime` (or its text)
+//! parses as a date.
+
+use super::tags::{Tag, Walk};
+use super::{head, Candidates, Field, MetadataSettings};
+use memchr::memmem;
+use std::sync::LazyLock;
+
+const RANK_ITEMPROP_DATE: u8 = 28;
+const RANK_ITEMPROP_AUTHOR: u8 = 30;
+const RANK_REL_AUTHOR: u8 = 31;
+const RANK_CLASS_AUTHOR: u8 = 32;
+const RANK_TIME: u8 = 33;
+const RANK_SHOWN_DATE: u8 = 34;
+
+/// The most bytes of an element read for its text.
+const TEXT_LIMIT: usize = 400;
+/// The longest byline kept, in characters, and its most words.
+const NAME_CHARS: usize = 60;
+const NAME_WORDS: usize = 7;
+
+/// Words one of which is in every tag the body fallback reads: searched
+/// for with `memmem`, so that only the tags around them are parsed, not
+/// every tag of the body.
+const TRIGGERS: &[&str] = &[
+    "itemprop", "author", "byline", "date", "time", "publish", "updated",
+];
+
+/// Searchers for [`TRIGGERS`], built once.
+static FINDERS: LazyLock<Vec<memmem::Finder<'static>>> =
+    LazyLock::new(|| TRIGGERS.iter().map(memmem::Finder::new).collect());
+
+/// How far before a trigger word its tag's `<` may be.
+const TAG_REACH: usize = 400;
+
+/// Reads the body from `from`, for the author and dates the head lacked:
+/// the tags holding a [`TRIGGERS`] word, in page order.
+pub fn read(html: &str, from: usize, settings: &MetadataSettings, candidates: &mut Candidates) {
+    let end = from.saturating_add(settings.body_limit).min(html.len());
+    let Some(body) = html.as_bytes().get(from..end) else {
+        return;
+    };
+    let mut starts = Vec::new();
+    for finder in FINDERS.iter() {
+        for hit in finder.find_iter(body) {
+            let hit = from + hit;
+            // The tag the word is in: the last `<` before it, with no `>`
+            // between (else the word is text, not markup).
+            let reach = hit.saturating_sub(TAG_REACH).max(from);
+            let before = &html.as_bytes()[reach..hit];
+            if let Some(lt) = memchr::memrchr(b'<', before) {
+                if memchr::memchr(b'>', &before[lt..]).is_none() {
+                    starts.push(reach + lt);
+                }
+            }
+        }
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    let mut entities = String::new();
+    let mut text = String::new();
+    let mut done_to = 0;
+    for start in starts {
+        if start < done_to {
+            continue;
+        }
+        let Some(tag) = Walk::new(html, start, end).next() else {
+            continue;
+        };
+        if tag.start != start {
+            continue;
+        }
+        done_to = tag.end;
+        if candidates.settled(Field::Author) && candidates.settled(Field::DatePublished) {
+            return;
+        }
+        visit(html, &tag, candidates, &mut text, &mut entities);
+    }
+}
+
+/// Reads one tag of the body (and, for a byline or date element, its text).
+fn visit(
+    html: &str,
+    tag: &Tag<'_>,
+    candidates: &mut Candidates,
+    text: &mut String,
+    entities: &mut String,
+) {
+    {
+        if tag.closing {
+            return;
+        }
+        if tag.is("meta") {
+            head::meta(tag, candidates);
+            return;
+        }
+        if let Some(itemprop) = tag.attribute("itemprop") {
+            for prop in itemprop.split_ascii_whitespace() {
+                let date = if prop.eq_ignore_ascii_case("datePublished") {
+                    Some(Field::DatePublished)
+                } else if prop.eq_ignore_ascii_case("dateModified") {
+                    Some(Field::DateModified)
+                } else {
+                    None
+                };
+                if let Some(field) = date {
+                    if let Some(value) = tag
+                        .attribute("datetime")
+                        .or_else(|| tag.attribute("content"))
+                    {
+                        candidates.offer(field, RANK_ITEMPROP_DATE, value);
+                    } else {
+                        let shown = element_text(html, tag, text, entities);
+                        candidates.offer(field, RANK_ITEMPROP_DATE, shown);
+                    }
+                } else if prop.eq_ignore_ascii_case("author")
+                    || prop.eq_ignore_ascii_case("creator")
+                {
+                    if let Some(value) = tag.attribute("content") {
+                        candidates.offer(Field::Author, RANK_ITEMPROP_AUTHOR, value);
+                    } else if let Some(name) = name_of(element_text(html, tag, text, entities)) {
+                        candidates.offer(Field::Author, RANK_ITEMPROP_AUTHOR, name);
+                    }
+                }
+            }
+        }
+        if tag.is("time") {
+            let modified = tag
+                .attribute("class")
+                .is_some_and(|c| c.contains("updated") || c.contains("modified"));
+            let field = if modified {
+                Field::DateModified
+            } else {
+                Field::DatePublished
+            };
+            match tag.attribute("datetime") {
+                Some(value) => candidates.offer(field, RANK_TIME, value),
+                None => {
+                    let shown = element_text(html, tag, text, entities);
+                    candidates.offer(field, RANK_TIME, shown)
+                }
+            };
+            return;
+        }
+        if tag.is("link") {
+            return;
+        }
+        let class = tag.attribute("class");
+        if !candidates.has_strong(Field::DatePublished) && class.is_some_and(names_date) {
+            let class_updated =
+                class.is_some_and(|c| c.contains("updated") || c.contains("modified"));
+            if let Some((date, updated)) = shown_date(html, tag, text, entities) {
+                let field = if updated || class_updated {
+                    Field::DateModified
+                } else {
+                    Field::DatePublished
+                };
+                candidates.offer(field, RANK_SHOWN_DATE, &date);
+            }
+        }
+        if candidates.has_strong(Field::Author) {
+            return;
+        }
+        let rel_author = tag.attribute("rel").is_some_and(|rel| {
+            rel.split_ascii_whitespace()
+                .any(|r| r.eq_ignore_ascii_case("author"))
+        });
+        let author_link = tag.is("a")
+            && tag
+                .attribute("href")
+                .is_some_and(|h| h.contains("/author/") || h.contains("/authors/"));
+        let rank = if rel_author || author_link {
+            RANK_REL_AUTHOR
+        } else if class.is_some_and(names_author) {
+            RANK_CLASS_AUTHOR
+        } else {
+            return;
+        };
+        if let Some(name) = shown_name(html, tag, text, entities) {
+            candidates.offer(Field::Author, rank, &name);
+        }
+    }
+}
+
+/// The name an author element shows: its whole text when that reads as a
+/// name, else the first of its pieces (between tags, or between separators
+/// such as `·` and `|`) that does (`Luke Kim` of `Luke Kim` `December 17,
+/// 2025`).
+fn shown_name(
+    html: &str,
+    tag: &Tag<'_>,
+    text: &mut String,
+    entities: &mut String,
+) -> Option<String> {
+    if let Some(name) = name_of(element_text(html, tag, text, entities)) {
+        return Some(name.to_owned());
+    }
+    for (from, to) in text_nodes(html, tag) {
+        super::decode_into(&html[from..to], text, entities);
+        for piece in text.split(['·', '|', '•', '⋅']) {
+            if let Some(name) = name_of(piece) {
+                return Some(name.to_owned());
+            }
+        }
+    }
+    None
+}
+
+/// Whether a class attribute names an author or byline element (a class
+/// such as `author`, `post-author`, `byline__name`), not a box about the
+/// author (`author-bio`, `about-author`).
+fn names_author(class: &str) -> bool {
+    class.split_ascii_whitespace().any(|c| {
+        let c = c.to_ascii_lowercase();
+        (c.contains("author") || c.contains("byline"))
+            && ![
+                "bio", "about", "avatar", "image", "img", "photo", "desc", "box", "info", "social",
+                "label", "title", "more", "link",
+            ]
+            .iter()
+            .any(|w| c.contains(w))
+    })
+}
+
+/// Whether a class attribute names an element showing a date
+/// (`post-date`, `entry-time`, `published`, `updated`, `entry-meta`,
+/// `byline`).
+fn names_date(class: &str) -> bool {
+    class.split_ascii_whitespace().any(|c| {
+        let c = c.to_ascii_lowercase();
+        [
+            "date", "time", "publish", "posted", "updated", "modified", "meta", "byline",
+        ]
+        .iter()
+        .any(|w| c.contains(w))
+            && !["dates", "timeline", "times", "timer", "datepicker"]
+                .iter()
+                .any(|w| c.contains(w))
+    })
+}
+
+/// A shown date with its label (`Published on`, `Last updated:`, `Date:`)
+/// dropped, and whether the label says it is an update.
+fn unlabelled_date(text: &str) -> Option<(&str, bool)> {
+    const LABELS: &[&str] = &[
+        "last",
+        "updated",
+        "modified",
+        "published",
+        "posted",
+        "on",
+        "date",
+        "reviewed",
+        "originally",
+    ];
+    let mut rest = text.trim();
+    let mut updated = false;
+    'labels: loop {
+        for label in LABELS {
+            if rest.len() > label.len()
+                && rest.is_char_boundary(label.len())
+                && rest[..label.len()].eq_ignore_ascii_case(label)
+                && rest[label.len()..].starts_with([' ', ':', '\u{a0}'])
+            {
+                updated |= matches!(*label, "updated" | "modified");
+                rest = rest[label.len()..].trim_start_matches([' ', ':', '\u{a0}']);
+                continue 'labels;
+            }
+        }
+        break;
+    }
+    (!rest.is_empty() && rest.len() <= 40).then_some((rest, updated))
+}
+
+/// The first date shown in the element `tag` opens: one of its text
+/// pieces (between tags, or between separators such as `·` and `|`) that
+/// parses as a date once its label (`Published on`, `Updated:`) is
+/// dropped; and whether a label before it says it is an update.
+fn shown_date(
+    html: &str,
+    tag: &Tag<'_>,
+    text: &mut String,
+    entities: &mut String,
+) -> Option<(String, bool)> {
+    let mut updated = false;
+    for (from, to) in text_nodes(html, tag) {
+        super::decode_into(&html[from..to], text, entities);
+        for piece in text.split(['·', '|', '•', '⋅', '–', '—']) {
+            let piece = piece.trim_end_matches([',', ' ']);
+            let Some((rest, label_updated)) = unlabelled_date(piece) else {
+                continue;
+            };
+            updated |= label_updated;
+            if let Some(date) = super::dates::parse(rest) {
+                return Some((date, updated));
+            }
+        }
+    }
+    None
+}
+
+/// The byte ranges of the text between the tags of the element `tag`
+/// opens, up to its end tag and at most [`TEXT_LIMIT`] bytes.
+fn text_nodes(html: &str, tag: &Tag<'_>) -> Vec<(usize, usize)> {
+    let end = tag.end.saturating_add(TEXT_LIMIT).min(html.len());
+    let mut nodes = Vec::new();
+    let walk = Walk::new(html, tag.end, end);
+    let mut at = tag.end;
+    let mut depth = 0usize;
+    let mut closed = false;
+    for inner in walk {
+        if inner.start > at {
+            nodes.push((at, inner.start));
+        }
+        at = inner.end;
+        if inner.closing {
+            if depth == 0 {
+                closed = true;
+                break;
+            }
+            depth -= 1;
+        } else if !is_void(inner.name) {
+            depth += 1;
+        }
+    }
+    if !closed && at < end {
+        nodes.push((at, end));
+    }
+    nodes.retain(|&(from, to)| html.is_char_boundary(from) && html.is_char_boundary(to));
+    nodes
+}
+
+/// The visible text of the element `tag` opens (up to its end tag, at most
+/// [`TEXT_LIMIT`] bytes), tags dropped, entities decoded, whitespace
+/// collapsed.
+fn element_text<'t>(
+    html: &str,
+    tag: &Tag<'_>,
+    text: &'t mut String,
+    entities: &mut String,
+) -> &'t str {
+    let mut raw = String::new();
+    for (from, to) in text_nodes(html, tag) {
+        raw.push_str(&html[from..to]);
+        raw.push(' ');
+    }
+    super::decode_into(&raw, text, entities);
+    text.as_str()
+}
+
+fn is_void(name: &str) -> bool {
+    ["br", "img", "meta", "link", "input", "hr", "wbr", "source"]
+        .iter()
+        .any(|v| name.eq_ignore_ascii_case(v))
+}
+
+/// A byline's text as a name: `By`, `Written by`, `Author:` and the like
+/// dropped; `None` unless what is left reads as a name.
+fn name_of(text: &str) -> Option<&str> {
+    let mut name = text.trim();
+    for prefix in [
+        "updated by",
+        "reviewed by",
+        "written by",
+        "posted by",
+        "published by",
+        "post by",
+        "by:",
+        "by",
+        "authors:",
+        "author:",
+        "von",
+        "par",
+        "por",
+    ] {
+        if name.len() > prefix.len()
+            && name.is_char_boundary(prefix.len())
+            && name[..prefix.len()].eq_ignore_ascii_case(prefix)
+            && name[prefix.len()..].starts_with([' ', ':', '\u{a0}'])
+        {
+            name = name[prefix.len()..].trim_start_matches([' ', ':', '\u{a0}']);
+            break;
+        }
+    }
+    let name = name.trim_end_matches([' ', ',', '|', '-', '*']);
+    // What is left of a label alone (`By`, `Written by`, `About the
+    // Author`, `Name *`) is no name.
+    let label = name.split_whitespace().any(|w| {
+        [
+            "by", "author", "authors", "from", "name", "written", "posted",
+        ]
+        .iter()
+        .any(|l| w.eq_ignore_ascii_case(l))
+    });
+    let words = name.split_whitespace().count();
+    // A lone word that is a site's button or heading, not a user name.
+    let stop_word = !name.contains(' ')
+        && [
+            "post", "posts", "find", "updated", "guide", "share", "follow", "view", "more",
+            "profile", "contact", "read", "admin", "staff", "editor", "team", "home",
+        ]
+        .iter()
+        .any(|w| name.eq_ignore_ascii_case(w));
+    let plausible = name.chars().count() >= 2
+        && !stop_word
+        && !label
+        && name.chars().count() <= NAME_CHARS
+        && words <= NAME_WORDS
+        && !name.contains(|c: char| {
+            c.is_ascii_digit() || matches!(c, '@' | '|' | '?' | '!' | '/' | '«' | '»' | ':')
+        })
+        && name.chars().next().is_some_and(char::is_alphabetic);
+    plausible.then_some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{name_of, names_author, unlabelled_date};
+
+    #[test]
+    fn bylines_read_as_names() {
+        assert_eq!(name_of("By Jane Doe"), Some("Jane Doe"));
+        assert_eq!(name_of("Written by: Jane Doe, MD"), Some("Jane Doe, MD"));
+        assert_eq!(name_of("Jane Doe |"), Some("Jane Doe"));
+        assert_eq!(name_of("By Jane Doe on September 4, 2025"), None);
+        assert_eq!(
+            name_of("Click here to read more about this author and their work"),
+            None
+        );
+        assert_eq!(name_of(""), None);
+        assert_eq!(name_of("Post by"), None);
+        assert_eq!(name_of("About the Author"), None);
+        assert_eq!(name_of("Updated by Jon Linkov"), Some("Jon Linkov"));
+    }
+
+    #[test]
+    fn shown_dates_lose_their_labels() {
+        assert_eq!(
+            unlabelled_date("Last updated: Dec 12, 2025"),
+            Some(("Dec 12, 2025", true))
+        );
+        assert_eq!(
+            unlabelled_date("Published on July 8, 2025"),
+            Some(("July 8, 2025", false))
+        );
+    }
+
+    #[test]
+    fn author_classes() {
+        assert!(names_author("meta post-author"));
+        assert!(names_author("c-byline__name"));
+        assert!(!names_author("author-bio"));
+        assert!(!names_author("content"));
+    }
+}
