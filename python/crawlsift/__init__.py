@@ -6,9 +6,15 @@ The work is done in Rust (the ``crawlsift`` crate) by the extension module
 - :func:`extract`: the main text of one HTML page (``bytes`` or ``str``);
 - :func:`read_warc`: the extracted pages of a WARC file (a path or a binary
   file-like object), with the pipeline of ``crawlsift extract``;
+- :func:`read_warc_batches`: the same pages as ``pyarrow.RecordBatch`` objects
+  with the Parquet output's columns, built in Rust (no Python object per
+  page); a directory's WARC files too;
+- :func:`extract_batch`: a column of HTML pages (a pyarrow array) into a
+  ``pyarrow.RecordBatch``, a row per page;
 - :func:`write_parquet`: pages to a Parquet file with the columns of
   ``crawlsift extract --format parquet``;
-- :class:`Page`, :class:`Extraction`, :class:`WarcReader`: what they return;
+- :class:`Page`, :class:`Extraction`, :class:`WarcReader`,
+  :class:`WarcBatches`: what they return;
 - :class:`WarcWarning`: a damaged record, reported while reading goes on;
 - :data:`COLUMNS`: the page schema, ``(name, Spark type, nullable)`` per
   field in order, the attributes of :class:`Page` and the first columns of
@@ -25,11 +31,14 @@ from ._crawlsift import (
     DEFAULT_PAGE_TIMEOUT,
     Extraction,
     Page,
+    WarcBatches,
     WarcReader,
     WarcWarning,
     __version__,
     extract,
+    extract_batch,
     read_warc,
+    read_warc_batches,
     write_parquet,
 )
 
@@ -41,10 +50,13 @@ __all__ = [
     "DEFAULT_PAGE_TIMEOUT",
     "Extraction",
     "Page",
+    "WarcBatches",
     "WarcReader",
     "WarcWarning",
     "__version__",
     "extract",
+    "extract_batch",
     "read_warc",
+    "read_warc_batches",
     "write_parquet",
 ]

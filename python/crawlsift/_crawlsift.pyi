@@ -1,6 +1,8 @@
 """Type stubs of the extension module crawlsift._crawlsift (re-exported by crawlsift)."""
 
 import os
+
+import pyarrow
 from types import TracebackType
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, final, Protocol, Tuple, Type, Union
 
@@ -238,3 +240,82 @@ def write_parquet(pages: Iterable[Page], path: Union[str, "os.PathLike[str]"]) -
     page decides the optional columns (``--markdown``, ``--signals``, ``--minhash``). The file is
     written as ``.NAME.partial`` beside ``path`` and renamed once complete: on any
     failure nothing is left at ``path`` (nor the temporary file)."""
+
+@final
+class WarcBatches(Iterator["pyarrow.RecordBatch"]):
+    """The iterator :func:`read_warc_batches` returns: ``pyarrow.RecordBatch``
+    objects of the pages of its input, in input order."""
+
+    def __iter__(self) -> "WarcBatches": ...
+    def __next__(self) -> "pyarrow.RecordBatch": ...
+    @property
+    def stats(self) -> Optional[Dict[str, Any]]:
+        """The run's statistics once every batch was taken, as :attr:`WarcReader.stats`;
+        for a directory the counts summed over its files, with ``files`` listing each
+        file's. ``None`` before the end."""
+    def close(self) -> None:
+        """Stops reading and waits for the threads to end (Ctrl-C interrupts the wait)."""
+    def __enter__(self) -> "WarcBatches": ...
+    def __exit__(
+        self,
+        exc_type: Optional[Type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None: ...
+
+def read_warc_batches(
+    source: Union[str, "os.PathLike[str]", _BinaryReadable],
+    *,
+    batch_rows: int = 8192,
+    algorithm: str = "addanag-plus",
+    threads: Optional[int] = None,
+    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+    signals: bool = False,
+    minhash: bool = False,
+    filter: Union[str, Sequence[str], None] = None,
+    lang: bool = True,
+    http_min_rate: Optional[int] = None,
+    page_timeout: float = DEFAULT_PAGE_TIMEOUT,
+    markdown: bool = False,
+    markdown_links: bool = False,
+    markdown_images: bool = False,
+) -> WarcBatches:
+    """The pages :func:`read_warc` yields, as ``pyarrow.RecordBatch`` objects of at
+    most ``batch_rows`` rows, built in Rust (arrow-rs) and handed over through the
+    Arrow C data interface: no Python object per page.
+
+    ``source`` and the options are :func:`read_warc`'s; ``source`` may also be a
+    directory, whose ``*.warc`` and ``*.warc.gz`` files are read in name order. The
+    columns are those of ``crawlsift extract --format parquet`` with the same options,
+    with the types ``pyarrow.parquet`` reads them as. A batch holds one input's pages
+    (and at most 32 MiB of text). The GIL is released while pages are extracted;
+    Ctrl-C raises ``KeyboardInterrupt``. After the last batch, ``stats`` holds the
+    counts; an input that could not be read raises ``OSError`` after the batches
+    before it, a file-like object's ``read()`` error is raised as it was."""
+
+def extract_batch(
+    html: Any,
+    url: Any = None,
+    *,
+    algorithm: str = "addanag-plus",
+    threads: Optional[int] = None,
+    signals: bool = False,
+    minhash: bool = False,
+    filter: Union[str, Sequence[str], None] = None,
+    page_timeout: float = DEFAULT_PAGE_TIMEOUT,
+    markdown: bool = False,
+    markdown_links: bool = False,
+    markdown_images: bool = False,
+) -> "pyarrow.RecordBatch":
+    """Extracts every row of a column of HTML pages into one ``pyarrow.RecordBatch``,
+    a row per input row in order.
+
+    ``html`` is a pyarrow ``Array`` or ``ChunkedArray`` of binary values (pages as
+    bytes, their charset found as :func:`extract` finds it) or strings, or any object
+    with ``__arrow_c_array__``; ``url`` an optional array of the same length (links
+    resolve against it; kept as the ``url`` column). Columns: ``url``, ``charset``,
+    ``title``, ``text``, ``algorithm``, ``lang``, ``lang_score``, the optional ones
+    asked for (as :func:`read_warc_batches`), then ``error``: null for an extracted
+    page, else ``null_html``, ``timeout`` or ``filter:<rule set>:<rule>``, the row's
+    other columns null. ``threads`` workers (all cores when None) extract with the
+    GIL released."""

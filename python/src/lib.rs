@@ -37,6 +37,7 @@ create_exception!(
     "A damaged stretch of a WARC file (file, offset, record number); reading went on past it."
 );
 
+mod arrow;
 mod parquet;
 mod signals;
 
@@ -399,6 +400,8 @@ impl Page {
 /// What the pipeline thread sends to the iterator.
 enum Message {
     Page(Box<Page>),
+    /// A record batch of pages (`read_warc_batches`).
+    Batch(arrow_array::RecordBatch),
     Done(io::Result<Vec<FileStats>>),
 }
 
@@ -536,6 +539,13 @@ impl Read for PyReader {
     }
 }
 
+/// Statistics as the Python objects `json.loads` makes of them.
+fn stats_to_py<T: serde::Serialize>(py: Python<'_>, value: &T) -> PyResult<Py<PyAny>> {
+    let json = serde_json::to_string(value)
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot convert statistics: {e}")))?;
+    Ok(py.import("json")?.call_method1("loads", (json,))?.unbind())
+}
+
 /// The iterator `read_warc` returns: the pages of a WARC file, in file order.
 #[pyclass(module = "crawlsift")]
 struct WarcReader {
@@ -545,6 +555,8 @@ struct WarcReader {
     stats: Option<Py<PyAny>>,
     /// What a file-like source's `read()` raised.
     raised: Raised,
+    /// The source was a directory: `stats` sums its files.
+    directory: bool,
 }
 
 /// How long dropping a reader (or leaving its `with` block) waits for its
@@ -585,6 +597,33 @@ impl WarcReader {
         Ok(())
     }
 
+    /// The next page or batch; `None` at the end (after [`Self::finish`]).
+    /// Waits with the GIL released, waking to let Ctrl-C through.
+    fn recv(&mut self, py: Python<'_>) -> PyResult<Option<Message>> {
+        loop {
+            let Some(pages) = &self.pages else {
+                return Ok(None);
+            };
+            let message = py.detach(|| pages.recv_timeout(SIGNAL_POLL));
+            match message {
+                Ok(Message::Done(result)) => {
+                    self.pages = None;
+                    self.finish(py, result)?;
+                    return Ok(None);
+                }
+                Ok(message) => return Ok(Some(message)),
+                Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.pages = None;
+                    self.thread = None;
+                    return Err(PyRuntimeError::new_err(
+                        "the extraction thread ended without a result",
+                    ));
+                }
+            }
+        }
+    }
+
     /// The pipeline is done: keep its stats, warn of each problem, and raise
     /// if the input could not be read.
     fn finish(&mut self, py: Python<'_>, result: io::Result<Vec<FileStats>>) -> PyResult<()> {
@@ -592,15 +631,24 @@ impl WarcReader {
             let _ = py.detach(|| thread.join());
         }
         let stats = result.map_err(|e| os_error(e.kind(), e.to_string()))?;
-        let Some(file) = stats.first() else {
-            return Err(PyRuntimeError::new_err(
-                "the pipeline returned no statistics",
-            ));
+        let file = if self.directory {
+            pipeline::totals(&stats)
+        } else {
+            match stats.first() {
+                Some(file) => file.clone(),
+                None => {
+                    return Err(PyRuntimeError::new_err(
+                        "the pipeline returned no statistics",
+                    ))
+                }
+            }
         };
-        let json = serde_json::to_string(file)
-            .map_err(|e| PyRuntimeError::new_err(format!("cannot convert statistics: {e}")))?;
-        let dict = py.import("json")?.call_method1("loads", (json,))?;
-        self.stats = Some(dict.unbind());
+        let dict = stats_to_py(py, &file)?;
+        if self.directory {
+            let files = stats_to_py(py, &stats)?;
+            dict.bind(py).set_item("files", files)?;
+        }
+        self.stats = Some(dict);
         let category = py.get_type::<WarcWarning>();
         for problem in &file.problems {
             let message = CString::new(problem.replace('\0', "\\0"))
@@ -612,9 +660,15 @@ impl WarcReader {
         if let Some(raised) = self.raised.lock().ok().and_then(|mut r| r.take()) {
             return Err(raised);
         }
-        match &file.error {
-            Some(error) => Err(PyOSError::new_err(error.clone())),
-            None => Ok(()),
+        let errors: Vec<&str> = stats.iter().filter_map(|f| f.error.as_deref()).collect();
+        match errors[..] {
+            [] => Ok(()),
+            [one] => Err(PyOSError::new_err(one.to_owned())),
+            ref many => Err(PyOSError::new_err(format!(
+                "{} inputs could not be read: {}",
+                many.len(),
+                many.join("; ")
+            ))),
         }
     }
 }
@@ -626,28 +680,12 @@ impl WarcReader {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Page>> {
-        loop {
-            let Some(pages) = &self.pages else {
-                return Ok(None);
-            };
-            // Wait with the GIL released, waking to let Ctrl-C through.
-            let message = py.detach(|| pages.recv_timeout(SIGNAL_POLL));
-            match message {
-                Ok(Message::Page(page)) => return Ok(Some(*page)),
-                Ok(Message::Done(result)) => {
-                    self.pages = None;
-                    self.finish(py, result)?;
-                    return Ok(None);
-                }
-                Err(RecvTimeoutError::Timeout) => py.check_signals()?,
-                Err(RecvTimeoutError::Disconnected) => {
-                    self.pages = None;
-                    self.thread = None;
-                    return Err(PyRuntimeError::new_err(
-                        "the extraction thread ended without a result",
-                    ));
-                }
-            }
+        match self.recv(py)? {
+            Some(Message::Page(page)) => Ok(Some(*page)),
+            Some(_) => Err(PyRuntimeError::new_err(
+                "read_warc's pipeline sent a batch, not a page",
+            )),
+            None => Ok(None),
         }
     }
 
@@ -821,14 +859,90 @@ fn read_warc(
     markdown_links: bool,
     markdown_images: bool,
 ) -> PyResult<WarcReader> {
-    let algorithm = parse_algorithm(algorithm)?;
-    let page_timeout = parse_page_timeout(page_timeout)?;
-    let markdown = markdown_options(markdown, markdown_links, markdown_images)?;
-    let signals = SignalOptions {
-        no_lang: !lang,
-        ..signal_options(signals, minhash, filter)?
+    let args = ReadArgs {
+        algorithm,
+        threads,
+        max_record_bytes,
+        signals,
+        minhash,
+        filter,
+        lang,
+        http_min_rate,
+        page_timeout,
+        markdown,
+        markdown_links,
+        markdown_images,
     };
-    let workers = match threads {
+    start_reading(py, source, &args, false, PAGES_AHEAD, |tx, _options| {
+        Box::new(ChannelSink { pages: tx })
+    })
+}
+
+/// The options `read_warc` and `read_warc_batches` share, as Python gave them.
+struct ReadArgs<'a, 'py> {
+    algorithm: &'a str,
+    threads: Option<usize>,
+    max_record_bytes: u64,
+    signals: bool,
+    minhash: bool,
+    filter: Option<&'a Bound<'py, PyAny>>,
+    lang: bool,
+    http_min_rate: Option<u64>,
+    page_timeout: f64,
+    markdown: bool,
+    markdown_links: bool,
+    markdown_images: bool,
+}
+
+/// The WARC files of directory `dir`, as `crawlsift extract` takes them:
+/// `*.warc` and `*.warc.gz`, not subdirectories, sorted by name.
+fn directory_inputs(dir: &Path) -> PyResult<Vec<Input>> {
+    let cannot = |e: io::Error| {
+        os_error(
+            e.kind(),
+            format!("cannot list the input directory {}: {e}", dir.display()),
+        )
+    };
+    let mut warcs = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(cannot)? {
+        let path = entry.map_err(cannot)?.path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if (name.ends_with(".warc") || name.ends_with(".warc.gz"))
+            && !std::fs::metadata(&path).is_ok_and(|m| m.is_dir())
+        {
+            warcs.push(path);
+        }
+    }
+    if warcs.is_empty() {
+        return Err(PyFileNotFoundError::new_err(format!(
+            "the input directory {} holds no WARC files (*.warc, *.warc.gz); give WARC files, or a directory that holds some",
+            dir.display()
+        )));
+    }
+    warcs.sort();
+    Ok(warcs.into_iter().map(Input::Path).collect())
+}
+
+/// Starts the pipeline of `read_warc` (or, with `directories`, of
+/// `read_warc_batches`, which also reads a directory's WARC files) on a
+/// thread of its own, writing into the sink `make_sink` makes.
+fn start_reading(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    args: &ReadArgs<'_, '_>,
+    directories: bool,
+    ahead: usize,
+    make_sink: impl FnOnce(Sender<Message>, &Options) -> Box<dyn Sink + Send>,
+) -> PyResult<WarcReader> {
+    let max_record_bytes = args.max_record_bytes;
+    let algorithm = parse_algorithm(args.algorithm)?;
+    let page_timeout = parse_page_timeout(args.page_timeout)?;
+    let markdown = markdown_options(args.markdown, args.markdown_links, args.markdown_images)?;
+    let signals = SignalOptions {
+        no_lang: !args.lang,
+        ..signal_options(args.signals, args.minhash, args.filter)?
+    };
+    let workers = match args.threads {
         Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -840,7 +954,7 @@ fn read_warc(
         }
         _ => RetryPolicy::default(),
     };
-    if let Some(rate) = http_min_rate {
+    if let Some(rate) = args.http_min_rate {
         retry.min_rate = rate;
     }
     // One input, read by one reader: inflated by every worker, as the
@@ -850,13 +964,14 @@ fn read_warc(
         ..Split::new(workers)
     };
     let raised = Raised::default();
-    let input = if source.hasattr(intern!(py, "read"))? {
+    let mut directory = false;
+    let inputs = if source.hasattr(intern!(py, "read"))? {
         let name = source
             .getattr(intern!(py, "name"))
             .ok()
             .and_then(|n| n.extract::<String>().ok())
             .unwrap_or_else(|| "-".into());
-        Input::stream(
+        vec![Input::stream(
             name.clone(),
             PyReader {
                 source: source.clone().unbind(),
@@ -865,25 +980,30 @@ fn read_warc(
                 raised: Arc::clone(&raised),
                 failed: false,
             },
-        )
+        )]
     } else {
         let path: PathBuf = source.extract().map_err(|_| {
             PyTypeError::new_err(
                 "source must be a path (str or os.PathLike) or a binary file-like object with read()",
             )
         })?;
-        // Opened once, now, so that an input that cannot be opened raises
-        // here with the message `crawlsift extract` prints; the pipeline
-        // reads this reader (a URL is not requested twice, a pipe not
-        // opened twice).
-        let name = Input::Path(path.clone()).name();
-        let policy = retry.clone();
-        let opened = wait_interruptibly(py, move || {
-            open_path(path, max_record_bytes, split, &policy)
-        })?;
-        match opened {
-            Ok(reader) => Input::opened(name, reader),
-            Err(e) => return Err(os_error(e.source.kind(), e.to_string())),
+        if directories && path.is_dir() {
+            directory = true;
+            directory_inputs(&path)?
+        } else {
+            // Opened once, now, so that an input that cannot be opened raises
+            // here with the message `crawlsift extract` prints; the pipeline
+            // reads this reader (a URL is not requested twice, a pipe not
+            // opened twice).
+            let name = Input::Path(path.clone()).name();
+            let policy = retry.clone();
+            let opened = wait_interruptibly(py, move || {
+                open_path(path, max_record_bytes, split, &policy)
+            })?;
+            match opened {
+                Ok(reader) => vec![Input::opened(name, reader)],
+                Err(e) => return Err(os_error(e.source.kind(), e.to_string())),
+            }
         }
     };
     let options = Options {
@@ -898,14 +1018,14 @@ fn read_warc(
         markdown,
         signals,
     };
-    let (tx, rx) = bounded(PAGES_AHEAD);
+    let (tx, rx) = bounded(ahead);
+    let mut sink = make_sink(tx.clone(), &options);
     let progress = Arc::new(Progress::default());
     let shared = Arc::clone(&progress);
     let thread = std::thread::Builder::new()
         .name("crawlsift-read-warc".into())
         .spawn(move || {
-            let mut sink = ChannelSink { pages: tx.clone() };
-            let result = pipeline::run_inputs(&[input], &options, &mut sink, &shared, &mut || {});
+            let result = pipeline::run_inputs(&inputs, &options, &mut *sink, &shared, &mut || {});
             let _ = tx.send(Message::Done(result));
         })
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start the extraction thread: {e}")))?;
@@ -915,6 +1035,7 @@ fn read_warc(
         progress,
         stats: None,
         raised,
+        directory,
     })
 }
 
@@ -924,6 +1045,9 @@ fn _crawlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(read_warc, m)?)?;
     m.add_function(wrap_pyfunction!(parquet::write_parquet, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::read_warc_batches, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::extract_batch, m)?)?;
+    m.add_class::<arrow::WarcBatches>()?;
     m.add_class::<Extraction>()?;
     m.add_class::<Page>()?;
     m.add_class::<WarcReader>()?;

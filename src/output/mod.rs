@@ -9,6 +9,8 @@
 //! it into an owned [`PageRow`] and the writer ([`parquet::ParquetWriter`])
 //! encodes rows a row group at a time.
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 pub mod parquet;
 pub mod resume;
 pub mod schema;

@@ -90,21 +90,27 @@ enum Extra {
     Minhash,
 }
 
-/// The layout of the `signals` struct: taken from the signals of a sample
-/// text, so it follows [`crate::signals::Signals`] as it is (integers INT64,
-/// fractions DOUBLE, arrays LIST of DOUBLE, optional names STRING).
-fn signal_layout() -> (String, Vec<SignalLeaf>) {
+/// The signals of a sample text as JSON: the shape every page's `signals`
+/// has (the Parquet and Arrow layouts of the column follow it).
+pub(crate) fn signals_sample() -> serde_json::Value {
     let mut analyser = crate::signals::Analyser::new(crate::signals::Config {
         signals: true,
         minhash: false,
     });
     let sample = "The quick brown fox jumps over the lazy dog. It was the best of times.";
-    let value = analyser
+    analyser
         .analyse(sample)
         .signals
         .as_ref()
         .map(super::signals_value)
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// The layout of the `signals` struct: taken from the signals of a sample
+/// text, so it follows [`crate::signals::Signals`] as it is (integers INT64,
+/// fractions DOUBLE, arrays LIST of DOUBLE, optional names STRING).
+fn signal_layout() -> (String, Vec<SignalLeaf>) {
+    let value = signals_sample();
     let mut schema = String::new();
     let mut leaves = Vec::new();
     describe("signals", &value, &mut Vec::new(), &mut leaves, &mut schema);
@@ -612,7 +618,7 @@ fn row_bytes(r: &PageRow) -> usize {
 }
 
 /// Offsets and lengths of files fit in i64; saturate rather than wrap.
-fn to_i64(n: u64) -> i64 {
+pub(crate) fn to_i64(n: u64) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
