@@ -140,7 +140,7 @@ def _warc_pages_class(key: tuple):
                 batches.extend(reader)
                 return pa.Table.from_batches(batches, schema=self.schema), None, reader.stats
             except Exception as e:  # noqa: BLE001 - one input's failure is counted, not fatal
-                log.error("crawlsift.daft: cannot read %s: %s", source, e)
+                log.error("crawlsift.daft: %s", e if source in str(e) else f"{source}: {e}")
                 return pa.Table.from_batches(batches, schema=self.schema), f"{type(e).__name__}: {e}", None
 
     return WarcPages

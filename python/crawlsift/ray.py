@@ -30,7 +30,7 @@ import copy
 import logging
 import os
 import weakref
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Union
 
 import pyarrow as pa
 import ray
@@ -172,7 +172,7 @@ class WarcDatasource(Datasource):
                 yield pa.Table.from_batches([batch])
             file_stats = reader.stats
         except Exception as e:  # noqa: BLE001 - one input's failure is counted, not fatal
-            log.error("crawlsift.ray: cannot read %s: %s", source, e)
+            log.error("crawlsift.ray: %s", e if source in str(e) else f"{source}: {e}")
             file_stats = _failed_stats(source, e, rows)
         else:
             for problem in (file_stats or {}).get("problems", [])[:10]:
@@ -280,8 +280,8 @@ class Extract:
     extraction per row, null where a row has no HTML or its page gives none);
     an input column of the same name is replaced, and ``html_column`` is
     dropped unless ``keep_html``. ``options`` are those of
-    :func:`crawlsift.extract_batch` (``algorithm``, ``signals``, ...), checked
-    once per actor, when Ray builds it.
+    :func:`crawlsift.extract_batch` (``algorithm``, ``signals``, ...; ``threads``
+    defaults to 1), checked once per actor, when Ray builds it.
     """
 
     def __init__(
@@ -295,9 +295,10 @@ class Extract:
         self.html_column = html_column
         self.url_column = url_column
         self.keep_html = keep_html
-        self.options = options
+        # One engine thread per actor: Ray's actors set the parallelism.
+        self.options = {"threads": 1, **options}
         # Loads the engine once per actor, and fails here on a bad option.
-        crawlsift.extract_batch(pa.array([b"<p>crawlsift</p>"]), **options)
+        crawlsift.extract_batch(pa.array([b"<p>crawlsift</p>"]), **self.options)
 
     def __call__(self, batch: pa.Table) -> pa.Table:
         if isinstance(batch, pa.RecordBatch):
