@@ -1,10 +1,12 @@
 """Extract the main text of WARC archives with Spark, the cc-pyspark way.
 
 The list of WARC paths or URLs is distributed over the executors; each
-executor streams its WARCs through :func:`crawlsift.read_warc` (crawlsift's parallel
-Rust pipeline, one file at a time) and the pages become the rows of a Parquet
-dataset with the columns of ``crawlsift extract --format parquet``, compressed with
-zstd. Spark schedules, retries and writes; crawlsift does the per-file work.
+task streams its WARCs through :func:`crawlsift.read_warc_batches` (crawlsift's
+parallel Rust pipeline, one file at a time) and hands Spark the Arrow record
+batches crawlsift builds (``mapInArrow``: no Python object per page); the pages
+become the rows of a Parquet dataset with the columns of ``crawlsift extract
+--format parquet``, compressed with zstd. Spark schedules, retries and writes;
+crawlsift does the per-file work.
 
 Run it in local mode::
 
@@ -16,8 +18,8 @@ file as the application (README, "On a cluster")::
     spark-submit --master yarn path/to/crawlsift/spark.py --paths warc.paths.gz \
         --base-url https://data.commoncrawl.org/ s3a://bucket/cc-text/
 
-A WARC that cannot be read is logged and counted (the ``files_failed``
-accumulator), not a failed job; problems inside a file are counted like the
+A WARC that cannot be read is logged, counted (the ``files_failed``
+accumulator) and named (``broken``), not a failed job; problems inside a file are counted like the
 CLI counts them. Rows depend only on the input bytes and the options, so a
 retried task writes the same rows and Spark's output committer keeps one copy.
 """
@@ -72,7 +74,7 @@ def columns(signals: bool = False, minhash: bool = False, markdown: bool = False
     )
 
 #: Counters kept as Spark accumulators (summed over all tasks that succeed).
-COUNTERS = ("files", "files_failed", "records", "extracted", "skipped", "failed")
+COUNTERS = ("files", "files_failed", "files_damaged", "records", "extracted", "skipped", "failed")
 
 
 def _struct_type(value):
@@ -115,15 +117,6 @@ def spark_schema(signals: bool = False, minhash: bool = False, markdown: bool = 
     return T.StructType(fields)
 
 
-def row_values(row: dict, names: list[str]) -> tuple:
-    """A page's ``to_dict()`` as a tuple of the columns ``names`` (the filter
-    decisions flattened into ``filter_<rule set>``)."""
-    filters = row.get("filters") or {}
-    return tuple(
-        filters.get(name[len("filter_"):]) if name.startswith("filter_") else row.get(name) for name in names
-    )
-
-
 def read_paths(paths: str, base_url: str | None = None) -> list[str]:
     """The inputs listed in ``paths`` (one per line, may be gzipped, like Common
     Crawl's ``warc.paths.gz``); relative entries are prefixed with ``base_url``."""
@@ -140,35 +133,49 @@ def join_url(base_url: str | None, path: str) -> str:
     return base_url.rstrip("/") + "/" + path.lstrip("/")
 
 
-def extract_partition(
+def _arrow_schema(names: list[str], schema):
+    """The Arrow schema Spark takes for ``schema`` (``minhash`` as ``long``s:
+    Spark has no unsigned type)."""
+    import pyarrow as pa
+
+    return pa.schema([schema.field(n).with_type(pa.list_(pa.field("element", pa.int64(), False)))
+                      if n == "minhash" else schema.field(n) for n in names])
+
+
+def extract_batches(
     sources: Iterable[str],
     *,
-    algorithm: str,
-    threads: int | None,
-    max_record_bytes: int,
+    algorithm: str = crawlsift.DEFAULT_ALGORITHM,
+    threads: int | None = 1,
+    max_record_bytes: int = crawlsift.DEFAULT_MAX_RECORD_BYTES,
     signals: bool = False,
     minhash: bool = False,
     filter: str | None = None,
     counters: dict | None = None,
     markdown: bool = False,
-) -> Iterator[tuple]:
-    """Rows (tuples in :func:`columns` order) of every page of ``sources``.
+    batch_rows: int = 8192,
+) -> Iterator:
+    """Arrow record batches (the columns of :func:`columns`) of every page of
+    ``sources``, from :func:`crawlsift.read_warc_batches`.
 
-    Runs on an executor. A source that cannot be opened or read is logged and
-    counted in ``counters['files_failed']``; the partition goes on. Pages
-    that ``filter`` drops are counted as skipped.
+    Runs on an executor. A source that cannot be opened or read is logged,
+    counted in ``counters['files_failed']`` and named in
+    ``counters['broken']`` (``(source, reason)``); one read with damaged
+    records in ``counters['files_damaged']`` and ``broken``; the partition
+    goes on. Pages that ``filter`` drops are counted as skipped.
     """
-    names = [name for name, _, _ in columns(signals, minhash, markdown)]
+    arrow_schema = None
 
-    def add(name: str, value: int) -> None:
+    def add(name: str, value) -> None:
         if counters is not None and value:
             counters[name].add(value)
 
     for source in sources:
         add("files", 1)
         try:
-            reader = crawlsift.read_warc(
+            batches = crawlsift.read_warc_batches(
                 source,
+                batch_rows=batch_rows,
                 algorithm=algorithm,
                 threads=threads,
                 max_record_bytes=max_record_bytes,
@@ -177,19 +184,60 @@ def extract_partition(
                 filter=filter,
                 markdown=markdown,
             )
-            for page in reader:
-                yield row_values(page.to_dict(), names)
+            for batch in batches:
+                if minhash:
+                    if arrow_schema is None:
+                        arrow_schema = _arrow_schema(batch.schema.names, batch.schema)
+                    batch = batch.cast(arrow_schema)
+                yield batch
+                _maybe_fail(source)
         except Exception as e:  # noqa: BLE001 - any failure of one file is counted, not fatal
             log.error("crawlsift.spark: cannot read %s: %s", source, e)
             add("files_failed", 1)
+            add("broken", [(source, str(e))])
             continue
-        stats = reader.stats
+        stats = batches.stats
         add("records", stats["read"])
         add("extracted", stats["extracted"])
         add("skipped", sum(stats["skipped"].values()))
         add("failed", sum(stats["failed"].values()))
+        if stats.get("problems"):
+            add("files_damaged", 1)
+            add("broken", [(source, stats["problems"][0])])
         for problem in stats.get("problems", [])[:10]:
             log.warning("crawlsift.spark: %s", problem)
+
+
+#: Environment variable for the retry test: a task whose input's path
+#: contains its value exits on its first attempt, after its first batch.
+FAIL_ONCE_ENV = "CRAWLSIFT_SPARK_FAIL_FIRST_ATTEMPT"
+
+
+def _maybe_fail(source: str) -> None:
+    """Exits the Python worker mid-task on the first attempt of the task
+    reading ``source``, when :data:`FAIL_ONCE_ENV` names it: a task killed
+    mid-run, which Spark retries (``spark.task.maxFailures``)."""
+    marker = os.environ.get(FAIL_ONCE_ENV)
+    if not marker or marker not in source:
+        return
+    from pyspark import TaskContext
+
+    context = TaskContext.get()
+    if context is not None and context.attemptNumber() == 0:
+        os._exit(17)
+
+
+class _ListParam:
+    """An accumulator of lists (the inputs that failed, with why)."""
+
+    @staticmethod
+    def zero(value):
+        return []
+
+    @staticmethod
+    def addInPlace(a, b):
+        a.extend(b)
+        return a
 
 
 def run(
@@ -206,18 +254,29 @@ def run(
     minhash: bool = False,
     filter: str | None = None,
     markdown: bool = False,
-) -> dict[str, int]:
+    batch_rows: int = 8192,
+) -> dict:
     """Extracts every page of ``sources`` into the Parquet dataset ``output``.
 
     ``partitions`` defaults to one per input (the cc-pyspark layout: a task per
     WARC); ``threads`` is crawlsift's worker threads per task (1 lets Spark's task
     slots set the parallelism); ``signals``, ``minhash``, ``filter`` and
     ``markdown`` are ``crawlsift extract``'s ``--signals``, ``--minhash``,
-    ``--filter`` and ``--markdown`` (a ``markdown`` column). Returns the
-    accumulated counters.
+    ``--filter`` and ``--markdown`` (a ``markdown`` column). Each task streams
+    Arrow record batches of at most ``batch_rows`` rows built by crawlsift
+    (``mapInArrow``), no Python object per page. Returns the accumulated counters (:data:`COUNTERS`) and
+    ``broken``: ``(source, reason)`` for each input that could not be read
+    or had damaged records.
     """
+    from pyspark.accumulators import AccumulatorParam
+
     sc = spark.sparkContext
     counters = {name: sc.accumulator(0) for name in COUNTERS}
+
+    class ListParam(_ListParam, AccumulatorParam):
+        pass
+
+    counters["broken"] = sc.accumulator([], ListParam())
     n = partitions or max(1, len(sources))
     if filter:
         crawlsift.extract("", filter=filter)  # an unknown rule set fails here, not in a task
@@ -229,15 +288,19 @@ def run(
         minhash=minhash,
         filter=filter,
         markdown=markdown,
+        batch_rows=batch_rows,
     )
 
-    def task(part: Iterable[str]) -> Iterator[tuple]:
-        return extract_partition(part, counters=counters, **options)
+    def task(batches: Iterator) -> Iterator:
+        for batch in batches:
+            yield from extract_batches(batch.column(0).to_pylist(), counters=counters, **options)
 
-    rows = sc.parallelize(sources, n).mapPartitions(task)
-    frame = spark.createDataFrame(rows, spark_schema(signals, minhash, markdown))
-    frame.write.mode(mode).option("compression", "zstd").parquet(output)
-    return {name: acc.value for name, acc in counters.items()}
+    frame = spark.createDataFrame(sc.parallelize([(s,) for s in sources], n), "source string")
+    pages = frame.mapInArrow(task, spark_schema(signals, minhash, markdown))
+    pages.write.mode(mode).option("compression", "zstd").parquet(output)
+    counts = {name: acc.value for name, acc in counters.items()}
+    counts["broken"] = sorted(counts["broken"])
+    return counts
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -291,6 +354,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     finally:
         spark.stop()
+    broken = counts.pop("broken")
+    for source, reason in broken:
+        print(f"broken input {source}: {reason}", file=sys.stderr)
     print(" ".join(f"{k}={v}" for k, v in counts.items()), file=sys.stderr)
     return 0
 
