@@ -132,7 +132,10 @@ class CrawlsiftWarcReader(BaseDiskReader):
 
     def _source(self, filepath: str):
         """What ``crawlsift.read_warc`` reads: a local path or URL when crawlsift can open
-        it itself, else an fsspec file object (closed by the caller)."""
+        it itself (a ``paths_file`` may list URLs), else an fsspec file object (closed
+        by the caller)."""
+        if filepath.startswith(("http://", "https://")):
+            return filepath, None
         resolved = self.data_folder.resolve_paths(filepath)
         protocol = getattr(self.data_folder, "protocol", None)
         if isinstance(protocol, (tuple, list)):
@@ -145,7 +148,15 @@ class CrawlsiftWarcReader(BaseDiskReader):
         return f, f
 
     def read_file(self, filepath: str) -> DocumentsPipeline:
-        source, to_close = self._source(filepath)
+        """The documents of one WARC. A WARC that cannot be opened or read is
+        logged with its name and counted (``files_failed``), one with damaged
+        records too (``files_damaged``): the task goes on with its other files."""
+        try:
+            source, to_close = self._source(filepath)
+        except OSError as e:
+            self._broken(filepath, "files_failed", e)
+            return
+        reader = None
         try:
             reader = crawlsift.read_warc(
                 source,
@@ -168,6 +179,10 @@ class CrawlsiftWarcReader(BaseDiskReader):
                     document = self.get_document_from_dict(data, filepath, index)
                 if document:
                     yield document
+                    _maybe_fail(filepath)
+        except OSError as e:
+            self._broken(filepath, "files_failed", e)
+            return
         finally:
             if to_close is not None:
                 to_close.close()
@@ -176,6 +191,35 @@ class CrawlsiftWarcReader(BaseDiskReader):
         for kind in ("skipped", "failed"):
             for reason, n in stats[kind].items():
                 self.stat_update(f"{kind}_{reason}", value=n)
+        if stats.get("problems"):
+            self._broken(filepath, "files_damaged", stats["problems"][0])
+
+    def _broken(self, filepath: str, counter: str, why) -> None:
+        from datatrove.utils.logging import logger
+
+        logger.warning(f"crawlsift: broken input {filepath}: {why}")
+        self.stat_update(counter)
+
+
+#: Environment variable for the retry test: ``SUBSTRING=MARKER`` makes the
+#: process exit after the first document of a file whose path contains
+#: SUBSTRING, once (while the file MARKER does not exist; it is created).
+FAIL_ONCE_ENV = "CRAWLSIFT_DATATROVE_FAIL_ONCE"
+
+
+def _maybe_fail(filepath: str) -> None:
+    import os
+
+    spec = os.environ.get(FAIL_ONCE_ENV)
+    if not spec:
+        return
+    needle, _, marker = spec.partition("=")
+    if needle and marker and needle in filepath:
+        try:
+            open(marker, "x").close()
+        except FileExistsError:
+            return
+        os._exit(17)
 
 
 class CrawlsiftExtractor(BaseExtractor):

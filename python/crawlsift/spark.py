@@ -31,6 +31,7 @@ import gzip
 import logging
 import os
 import sys
+import time
 from typing import Iterable, Iterator
 
 import crawlsift
@@ -255,6 +256,7 @@ def run(
     filter: str | None = None,
     markdown: bool = False,
     batch_rows: int = 8192,
+    output_format: str = "parquet",
 ) -> dict:
     """Extracts every page of ``sources`` into the Parquet dataset ``output``.
 
@@ -264,7 +266,9 @@ def run(
     ``markdown`` are ``crawlsift extract``'s ``--signals``, ``--minhash``,
     ``--filter`` and ``--markdown`` (a ``markdown`` column). Each task streams
     Arrow record batches of at most ``batch_rows`` rows built by crawlsift
-    (``mapInArrow``), no Python object per page. Returns the accumulated counters (:data:`COUNTERS`) and
+    (``mapInArrow``), no Python object per page. ``output_format="noop"``
+    runs the job without writing (Spark's ``noop`` sink: to time the
+    extraction and the transfer to the JVM alone). Returns the accumulated counters (:data:`COUNTERS`) and
     ``broken``: ``(source, reason)`` for each input that could not be read
     or had damaged records.
     """
@@ -297,7 +301,10 @@ def run(
 
     frame = spark.createDataFrame(sc.parallelize([(s,) for s in sources], n), "source string")
     pages = frame.mapInArrow(task, spark_schema(signals, minhash, markdown))
-    pages.write.mode(mode).option("compression", "zstd").parquet(output)
+    if output_format == "noop":
+        pages.write.format("noop").mode("overwrite").save()
+    else:
+        pages.write.mode(mode).option("compression", "zstd").format(output_format).save(output)
     counts = {name: acc.value for name, acc in counters.items()}
     counts["broken"] = sorted(counts["broken"])
     return counts
@@ -321,6 +328,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minhash", action="store_true", help="add the minhash column (datatrove's defaults)")
     parser.add_argument("--markdown", action="store_true", help="add the markdown column (the main content as Markdown)")
     parser.add_argument(
+        "--output-format", default="parquet", choices=["parquet", "noop"],
+        help="parquet (default), or noop: run the job and discard the rows (to time it without writing)",
+    )
+    parser.add_argument(
         "--filter", metavar="SETS", help="drop pages failing these rule sets: gopher,c4,fineweb (as crawlsift extract)"
     )
     args = parser.parse_args(argv)
@@ -332,10 +343,13 @@ def main(argv: list[str] | None = None) -> int:
         # running this job has crawlsift installed, a bare `python3` may not.
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    started = time.perf_counter()
     builder = SparkSession.builder.appName("crawlsift")
     if args.master:
         builder = builder.master(args.master)
     spark = builder.getOrCreate()
+    ready = time.perf_counter()
+    log.info("crawlsift.spark: Spark session started in %.2f s", ready - started)
     try:
         sources = read_paths(args.paths, args.base_url)
         counts = run(
@@ -351,7 +365,9 @@ def main(argv: list[str] | None = None) -> int:
             minhash=args.minhash,
             filter=args.filter,
             markdown=args.markdown,
+            output_format=args.output_format,
         )
+        log.info("crawlsift.spark: the job took %.2f s", time.perf_counter() - ready)
     finally:
         spark.stop()
     broken = counts.pop("broken")

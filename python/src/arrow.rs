@@ -333,7 +333,7 @@ fn html_values<'a>(array: &'a dyn Array, what: &str) -> PyResult<Vec<Html<'a>>> 
 }
 
 /// The values of a string column (`url`), as `Option<&str>` per row.
-fn url_values<'a>(array: &'a dyn Array) -> PyResult<Vec<Option<&'a str>>> {
+fn url_values(array: &dyn Array) -> PyResult<Vec<Option<&str>>> {
     let values = html_values(array, "url")?;
     values
         .into_iter()

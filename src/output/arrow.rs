@@ -306,3 +306,64 @@ fn json_array(dt: &DataType, values: &[&serde_json::Value]) -> Result<ArrayRef, 
         _ => Arc::new(values.iter().map(|v| v.as_str()).collect::<StringArray>()),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The batches' columns are the Parquet file's top-level columns, in
+    /// order, for every choice of optional columns.
+    #[test]
+    fn columns_are_the_parquet_columns() {
+        for bits in 0..8u8 {
+            let columns = Columns {
+                markdown: bits & 1 != 0,
+                signals: bits & 2 != 0,
+                minhash: bits & 4 != 0,
+            };
+            let parquet = super::super::parquet::schema(columns);
+            let parquet = parquet::schema::parser::parse_message_type(&parquet)
+                .map(|t| {
+                    t.get_fields()
+                        .iter()
+                        .map(|f| f.name().to_owned())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default();
+            let batcher = Batcher::new(columns);
+            let arrow: Vec<String> = batcher
+                .schema()
+                .fields()
+                .iter()
+                .map(|f| f.name().clone())
+                .collect();
+            assert_eq!(arrow, parquet, "{columns:?}");
+        }
+    }
+
+    /// A row lacking a value of an asked-for column is an error naming it,
+    /// not a panic; rows with it give one batch row each.
+    #[test]
+    fn rows_without_the_asked_values_are_refused() {
+        let columns = Columns {
+            markdown: true,
+            ..Columns::default()
+        };
+        let batcher = Batcher::new(columns);
+        let row = PageRow {
+            url: "http://x/".into(),
+            ..PageRow::default()
+        };
+        let err = batcher.batch(std::slice::from_ref(&row));
+        assert!(
+            matches!(err, Err(ArrowError::InvalidArgumentError(m)) if m.contains("markdown") && m.contains("http://x/"))
+        );
+        let row = PageRow {
+            markdown: Some(None),
+            http_status: Some(200),
+            ..row
+        };
+        let batch = batcher.batch(&[row.clone(), row]);
+        assert!(matches!(batch, Ok(b) if b.num_rows() == 2 && b.num_columns() == FIELDS.len() + 1));
+    }
+}
