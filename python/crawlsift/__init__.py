@@ -21,6 +21,10 @@ The work is done in Rust (the ``crawlsift`` crate) by the extension module
   the Parquet output; :data:`DEFAULT_ALGORITHM`,
   :data:`DEFAULT_MAX_RECORD_BYTES`, :data:`DEFAULT_PAGE_TIMEOUT`: the
   defaults of every entry point.
+
+The engines have modules of their own, imported on demand:
+:mod:`crawlsift.spark`, :mod:`crawlsift.datatrove`, :mod:`crawlsift.ray`
+(Ray Data) and :mod:`crawlsift.daft`.
 """
 
 from ._crawlsift import (

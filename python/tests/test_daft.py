@@ -1,0 +1,117 @@
+"""crawlsift.daft in real Daft (the native runner) over the shared WARCs and dataset pages."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+daft = pytest.importorskip("daft", reason="daft is installed by .ci/run")
+pq = pytest.importorskip("pyarrow.parquet")
+
+import crawlsift  # noqa: E402
+import crawlsift.daft as cdaft  # noqa: E402
+
+from scaleout import ScaleOut, key  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def paths_file(tmp_path_factory, shared_warcs):
+    listing = tmp_path_factory.mktemp("paths") / "warc.paths"
+    missing = listing.parent / "no-such-file.warc.gz"
+    listing.write_text("\n".join(map(str, [*shared_warcs, missing])) + "\n")
+    return listing
+
+
+@pytest.fixture(scope="module")
+def expected(cli_rows, shared_warcs):
+    rows = []
+    for warc in shared_warcs:
+        rows.extend(cli_rows(warc))
+    assert len(rows) > 50, "the shared WARCs hold many pages"
+    return sorted(rows, key=key)
+
+
+def test_read_warcs_write_parquet_equals_the_cli(tmp_path, paths_file, expected):
+    """`read_warcs(warc.paths).write_parquet(dir)`: the CLI's rows, every field."""
+    cdaft.read_warcs(str(paths_file)).write_parquet(str(tmp_path / "out"))
+    rows = sorted(pq.read_table(str(tmp_path / "out")).to_pylist(), key=key)
+    assert [key(r) for r in rows] == [key(r) for r in expected]
+    for got, want in zip(rows, expected):
+        assert {k: got.get(k) for k in want} == want
+
+
+def test_warc_pages_names_the_inputs_it_cannot_read(paths_file, expected):
+    """`warc_pages` gives per input its pages, its error and its --stats."""
+    inputs = paths_file.read_text().split()
+    df = daft.from_pydict({"path": inputs})
+    out = df.select(df["path"], cdaft.warc_pages(df["path"])).to_pydict()
+    failed = {Path(p).name: e for p, e in zip(out["path"], out["error"]) if e is not None}
+    assert set(failed) == {"no-such-file.warc.gz", "resiliparse_warcfile.warc.lz4"}, failed
+    assert "No such file" in failed["no-such-file.warc.gz"] and "LZ4" in failed["resiliparse_warcfile.warc.lz4"]
+    assert sum(len(p) for p in out["pages"]) == len(expected)
+    for pages, stats, error in zip(out["pages"], out["stats"], out["error"]):
+        if error is None:
+            assert json.loads(stats)["extracted"] == len(pages)
+
+
+def test_extract_html_over_an_html_column(shared):
+    """`extract_html` over a column of HTML bytes: per row, crawlsift.extract's text."""
+    paths = sorted((shared / "datasets" / "scrapinghub" / "html").glob("*.html.gz"))[:40]
+    assert len(paths) == 40
+    pages = [gzip.decompress(p.read_bytes()) for p in paths]
+    df = daft.from_pydict({"id": [p.name for p in paths], "html": pages})
+    out = df.select(df["id"], cdaft.extract_html(df["html"])).to_pydict()
+    assert out["id"] == [p.name for p in paths]
+    for i, raw in enumerate(pages):
+        want = crawlsift.extract(raw)
+        assert (out["text"][i], out["title"][i], out["error"][i]) == (want.text, want.title, None), paths[i]
+
+
+def test_a_bad_option_fails_before_the_query():
+    with pytest.raises(ValueError):
+        cdaft.read_warcs([], algorithm="no-such-algorithm")
+
+
+def test_scale_out_with_broken_inputs(tmp_path, shared, cli_rows):
+    """20 inputs (copies of the shared WARCs, one large, a cut .warc.gz, a URL that
+    answers 404) over 2 threads: every good page arrives exactly once, the broken
+    inputs are named, the output holds only whole Parquet files."""
+    with ScaleOut(tmp_path, shared) as job:
+        df = daft.from_pydict({"path": job.inputs}).into_partitions(4)
+        df = df.select(df["path"], cdaft.warc_pages(df["path"])).collect()
+        per_input = df.select("path", "error", "stats").to_pydict()
+        pages = df.explode("pages").where(daft.col("pages").not_null())
+        pages.select(daft.col("pages").unnest()).write_parquet(str(tmp_path / "out"))
+    failed = [(p, e) for p, e in zip(per_input["path"], per_input["error"]) if e is not None]
+    assert [p for p, _ in failed] == [job.missing] and "404" in failed[0][1], failed
+    stats = {p: json.loads(s) for p, s in zip(per_input["path"], per_input["stats"]) if s is not None}
+    assert stats[job.cut]["failed"].get("truncated") == 1, stats[job.cut]
+    files = sorted((tmp_path / "out").iterdir())
+    assert files and all(f.name.endswith(".parquet") for f in files), [f.name for f in files]
+    rows = []
+    for f in files:
+        rows.extend(pq.read_table(f).to_pylist())
+    job.check_rows(rows, cli_rows)
+    assert sum(s["extracted"] for s in stats.values()) == len(rows)
+
+
+def test_readme_example_runs_as_printed(tmp_path, shared, monkeypatch):
+    """The README's Daft lines, run as printed in a folder with a warc.paths file."""
+    readme = (REPO / "README.md").read_text()
+    block = re.search(r"```python\n(import crawlsift\.daft\n.*?)```", readme, re.S)
+    assert block, "the README has no crawlsift.daft example"
+    warcs = [shared / "warc" / name for name in ("dolma_sample-0000.warc.gz", "cc_whirlwind.warc.gz")]
+    (tmp_path / "warc.paths").write_text("".join(f"{w}\n" for w in warcs))
+    monkeypatch.chdir(tmp_path)
+    exec(compile(block.group(1), "README.md", "exec"), {})
+    outputs = [p for p in tmp_path.iterdir() if p.is_dir()]
+    assert len(outputs) == 1, outputs
+    rows = pq.read_table(str(outputs[0])).to_pylist()
+    want = sum(len(list(crawlsift.read_warc(w))) for w in warcs)
+    assert len(rows) == want > 0

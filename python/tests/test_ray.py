@@ -1,0 +1,221 @@
+"""crawlsift.ray in real Ray Data (a local Ray instance, 2 CPUs) over the shared WARCs."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="ray[data] is installed by .ci/run")
+pq = pytest.importorskip("pyarrow.parquet")
+
+import pyarrow as pa  # noqa: E402
+import ray.data  # noqa: E402
+
+import crawlsift  # noqa: E402
+import crawlsift.ray as cray  # noqa: E402
+
+from scaleout import ScaleOut, key  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_ray():
+    """One local Ray for the module (starting one takes seconds)."""
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = False
+    yield
+    ray.shutdown()
+
+
+def parquet_rows(folder) -> list[dict]:
+    return pq.read_table(str(folder)).to_pylist()
+
+
+@pytest.fixture(scope="module")
+def paths_file(tmp_path_factory, shared_warcs):
+    listing = tmp_path_factory.mktemp("paths") / "warc.paths"
+    missing = listing.parent / "no-such-file.warc.gz"
+    listing.write_text("\n".join(map(str, [*shared_warcs, missing])) + "\n")
+    return listing
+
+
+@pytest.fixture(scope="module")
+def expected(cli_rows, shared_warcs):
+    rows = []
+    for warc in shared_warcs:
+        rows.extend(cli_rows(warc))
+    assert len(rows) > 50, "the shared WARCs hold many pages"
+    return sorted(rows, key=key)
+
+
+def test_read_warcs_write_parquet_equals_the_cli(tmp_path, paths_file, expected):
+    """`read_warcs(warc.paths).write_parquet(dir)`: the CLI's rows, every field; the
+    unreadable inputs counted and named in `stats`."""
+    ds = cray.read_warcs(str(paths_file))
+    ds.write_parquet(str(tmp_path / "out"))
+    rows = sorted(parquet_rows(tmp_path / "out"), key=key)
+    assert [key(r) for r in rows] == [key(r) for r in expected]
+    for got, want in zip(rows, expected):
+        assert {k: got.get(k) for k in want} == want
+    summary = cray.stats(ds)
+    assert summary["files"] == summary["reported"] == len(paths_file.read_text().split())
+    failed = {Path(f["file"]).name: f["error"] for f in summary["failed_files"]}
+    # the missing file and the LZ4 file cannot be read; each is named with its reason
+    assert set(failed) == {"no-such-file.warc.gz", "resiliparse_warcfile.warc.lz4"}, failed
+    assert "No such file" in failed["no-such-file.warc.gz"]
+    assert "LZ4" in failed["resiliparse_warcfile.warc.lz4"]
+    assert summary["files_failed"] == 2
+    assert summary["extracted"] == len(rows)
+    assert summary["read"] == summary["extracted"] + sum(summary["skipped"].values()) + sum(summary["failed"].values())
+
+
+def test_inputs_as_a_list_a_directory_or_a_gzipped_paths_list(tmp_path, shared):
+    warcs = shared / "warc"
+    listing = tmp_path / "warc.paths.gz"
+    with gzip.open(listing, "wt") as f:
+        f.write("dolma_sample-0000.warc.gz\n\n./cc_whirlwind.warc.gz\n")
+    from_list = cray.WarcDatasource([warcs / "dolma_sample-0000.warc.gz", warcs / "cc_whirlwind.warc.gz"])
+    from_paths = cray.WarcDatasource(listing, base_url=str(warcs))
+    assert from_list.inputs == from_paths.inputs
+    from_dir = cray.WarcDatasource(warcs)
+    assert len(from_dir.inputs) == len([p for p in warcs.iterdir() if p.name.endswith((".warc", ".warc.gz"))])
+    url_base = cray.WarcDatasource(listing, base_url="https://data.example/crawl/")
+    assert url_base.inputs == [
+        "https://data.example/crawl/dolma_sample-0000.warc.gz",
+        "https://data.example/crawl/cc_whirlwind.warc.gz",
+    ]
+    with pytest.raises(ValueError, match="paths list"):
+        cray.WarcDatasource([warcs / "cc_whirlwind.warc.gz"], base_url="https://data.example/")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="no WARC files"):
+        cray.WarcDatasource(tmp_path / "empty")
+
+
+def test_a_bad_option_fails_before_the_job():
+    with pytest.raises(ValueError):
+        cray.read_warcs([], algorithm="no-such-algorithm")
+    with pytest.raises(TypeError):
+        cray.read_warcs([], no_such_option=True)
+
+
+def test_extract_actor_over_an_html_column(shared):
+    """`map_batches(Extract, ...)` over a column of HTML bytes: per row, crawlsift.extract's text."""
+    html_dir = shared / "datasets" / "scrapinghub" / "html"
+    paths = sorted(html_dir.glob("*.html.gz"))[:40]
+    assert len(paths) == 40
+    pages = [gzip.decompress(p.read_bytes()) for p in paths]
+    table = pa.table({"id": [p.name for p in paths], "html": pa.array(pages, pa.binary())})
+    ds = ray.data.from_arrow([table.slice(i, 10) for i in range(0, 40, 10)])
+    out = ds.map_batches(
+        cray.Extract,
+        fn_constructor_kwargs={"html_column": "html", "url_column": None},
+        batch_format="pyarrow",
+        batch_size=8,
+        concurrency=2,
+        num_cpus=0.5,
+    )
+    rows = {r["id"]: r for r in out.take_all()}
+    assert len(rows) == len(paths)
+    for path, raw in zip(paths, pages):
+        row = rows[path.name]
+        assert "html" not in row
+        want = crawlsift.extract(raw)
+        assert (row["text"], row["title"]) == (want.text, want.title), path
+
+
+def test_extract_refuses_a_bad_option_when_built():
+    with pytest.raises(ValueError):
+        cray.Extract(algorithm="no-such-algorithm")
+
+
+def test_scale_out_with_broken_inputs_and_a_killed_task(tmp_path, shared, cli_rows):
+    """20 inputs (copies of the shared WARCs, one large, a cut .warc.gz, a URL that
+    answers 404); the first attempt of the large input's read task kills its worker
+    process after it has handed over pages. Every good page arrives exactly once, the
+    broken inputs are named, the output holds only whole Parquet files."""
+    with ScaleOut(tmp_path, shared) as job:
+        context = ray.data.DataContext.get_current()
+        saved = context.target_max_block_size
+        # small blocks, so the killed task has handed pages downstream before it dies
+        context.target_max_block_size = 64 * 1024
+        try:
+            ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+            source = KillOnce(job.inputs, batch_rows=16, marker=str(tmp_path / "killed"), victim=job.large)
+            ds = ray.data.read_datasource(source, ray_remote_args={"max_retries": 2})
+            ds.write_parquet(str(tmp_path / "out"))
+        finally:
+            context.target_max_block_size = saved
+            ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+        assert (tmp_path / "killed").exists(), "the large input's first attempt was killed"
+        files = sorted((tmp_path / "out").iterdir())
+        assert files and all(f.name.endswith(".parquet") for f in files), [f.name for f in files]
+        rows = []
+        for f in files:  # each file whole: readable to its end
+            rows.extend(pq.read_table(f).to_pylist())
+        job.check_rows(rows, cli_rows)
+        summary = source.stats()
+        assert summary["files"] == summary["reported"] == 20
+        assert [Path(f["file"]).name for f in summary["failed_files"]] == ["missing.warc.gz"]
+        assert "404" in summary["failed_files"][0]["error"]
+        assert job.cut in [f["file"] for f in summary["files_damaged"]]
+        assert summary["extracted"] == len(rows)
+
+
+class KillOnce(cray.WarcDatasource):
+    """The read task of ``victim`` exits its worker process after its third batch,
+    the first time only (a marker file remembers); Ray retries the task."""
+
+    def __init__(self, *args, marker: str, victim: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.marker = marker
+        self.victim = victim
+
+    def read_batches(self, source):
+        batches = super().read_batches(source)
+        if source != self.victim or os.path.exists(self.marker):
+            return batches
+        return _DiesAfterThirdBatch(batches, self.marker)
+
+
+class _DiesAfterThirdBatch:
+    def __init__(self, batches, marker):
+        self.batches = batches
+        self.marker = marker
+
+    def __iter__(self):
+        for n, batch in enumerate(self.batches):
+            yield batch
+            if n == 2:
+                open(self.marker, "w").close()
+                os._exit(1)
+
+    @property
+    def stats(self):
+        return self.batches.stats
+
+
+def test_readme_example_runs_as_printed(tmp_path, shared):
+    """The README's Ray Data lines, run as printed by a new Python (which starts its
+    own Ray, whose workers share its working directory) in a folder with a
+    warc.paths file."""
+    readme = (REPO / "README.md").read_text()
+    block = re.search(r"```python\n(import crawlsift\.ray\n.*?)```", readme, re.S)
+    assert block, "the README has no crawlsift.ray example"
+    code = block.group(1)
+    warcs = [shared / "warc" / name for name in ("dolma_sample-0000.warc.gz", "cc_whirlwind.warc.gz")]
+    (tmp_path / "warc.paths").write_text("".join(f"{w}\n" for w in warcs))
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    outputs = [p for p in tmp_path.iterdir() if p.is_dir()]
+    assert len(outputs) == 1, outputs
+    rows = parquet_rows(outputs[0])
+    want = sum(len(list(crawlsift.read_warc(w))) for w in warcs)
+    assert len(rows) == want > 0
