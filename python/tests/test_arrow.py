@@ -235,7 +235,9 @@ def test_extract_batch_takes_strings_chunked_arrays_and_drops_by_filter():
 
 
 def test_extract_batch_releases_the_gil():
-    pages = dataset_pages(60)
+    # Every scrapinghub page four times: long enough (~0.5 s on one core)
+    # for the ticks to tell a released GIL from a held one.
+    pages = dataset_pages(1000) * 4
     html = pa.array([h for _, h in pages])
     ticks = []
     stop = threading.Event()
