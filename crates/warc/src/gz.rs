@@ -190,8 +190,10 @@ pub(super) struct GzSource<R> {
     position: u64,
     in_member: bool,
     member_start: u64,
-    /// Buffer length when the current member started.
+    /// Buffer position where the current member's output starts.
     member_buf_start: usize,
+    /// See [`Source::take_withdrawn`].
+    withdrawn: Option<usize>,
     /// Skipping after damage: failures of candidate members are not reported again.
     resyncing: bool,
     /// Input offsets of candidate members that failed, not yet drained
@@ -224,6 +226,7 @@ impl<R: Input> GzSource<R> {
             in_member: false,
             member_start: position,
             member_buf_start: 0,
+            withdrawn: None,
             resyncing,
             unreported: VecDeque::new(),
             limit,
@@ -302,6 +305,17 @@ impl<R: Input> GzSource<R> {
         true
     }
 
+    /// Takes the output of the member that just failed back out of `buf`,
+    /// which held `fill_start` bytes when this fill began: any of them
+    /// the caller has seen are withdrawn.
+    fn withdraw(&mut self, buf: &mut Vec<u8>, fill_start: usize) {
+        let at = self.member_buf_start;
+        if at < fill_start.min(buf.len()) {
+            self.withdrawn = Some(self.withdrawn.map_or(at, |w| w.min(at)));
+        }
+        buf.truncate(at);
+    }
+
     /// Consumes input up to the next gzip magic; `Ok(false)` at end of input.
     fn skip_to_magic(&mut self) -> Result<bool, FillError> {
         const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
@@ -337,6 +351,7 @@ impl<R: Input> Source for GzSource<R> {
         marks: &mut Vec<Mark>,
     ) -> Result<bool, FillError> {
         let target = buf.len().saturating_add(want.max(1));
+        let fill_start = buf.len();
         loop {
             if !self.in_member {
                 if self.position >= self.limit {
@@ -393,7 +408,7 @@ impl<R: Input> Source for GzSource<R> {
                 .map_err(|e| FillError::io(position, e))?;
             if chunk.is_empty() {
                 self.in_member = false;
-                buf.truncate(self.member_buf_start);
+                self.withdraw(buf, fill_start);
                 marks.retain(|m| m.pos < self.member_buf_start || m.offset < self.member_start);
                 let reported = self.resyncing;
                 self.resyncing = true;
@@ -452,7 +467,7 @@ impl<R: Input> Source for GzSource<R> {
                 }
                 Err(e) => {
                     self.in_member = false;
-                    buf.truncate(self.member_buf_start);
+                    self.withdraw(buf, fill_start);
                     marks.retain(|m| m.pos < self.member_buf_start || m.offset < self.member_start);
                     let reported = self.resyncing;
                     self.resyncing = true;
@@ -494,5 +509,18 @@ impl<R: Input> Source for GzSource<R> {
 
     fn drain_unreported(&mut self, into: &mut VecDeque<u64>) {
         into.append(&mut self.unreported);
+    }
+
+    fn take_withdrawn(&mut self) -> Option<usize> {
+        self.withdrawn.take()
+    }
+
+    fn removed(&mut self, at: usize, len: usize) {
+        let start = &mut self.member_buf_start;
+        if *start >= at + len {
+            *start -= len;
+        } else if *start > at {
+            *start = at;
+        }
     }
 }
