@@ -72,7 +72,7 @@ def columns(signals: bool = False, minhash: bool = False, markdown: bool = False
     )
 
 #: Counters kept as Spark accumulators (summed over all tasks that succeed).
-COUNTERS = ("files", "files_failed", "records", "extracted", "skipped", "failed")
+COUNTERS = ("files", "files_failed", "records", "extracted", "skipped", "failed", "failed_timeout")
 
 
 def _struct_type(value):
@@ -151,12 +151,15 @@ def extract_partition(
     filter: str | None = None,
     counters: dict | None = None,
     markdown: bool = False,
+    page_timeout: float = crawlsift.DEFAULT_PAGE_TIMEOUT,
 ) -> Iterator[tuple]:
     """Rows (tuples in :func:`columns` order) of every page of ``sources``.
 
     Runs on an executor. A source that cannot be opened or read is logged and
     counted in ``counters['files_failed']``; the partition goes on. Pages
-    that ``filter`` drops are counted as skipped.
+    that ``filter`` drops are counted as skipped; pages whose extraction
+    takes more than ``page_timeout`` seconds of CPU as failed (and in
+    ``failed_timeout``).
     """
     names = [name for name, _, _ in columns(signals, minhash, markdown)]
 
@@ -176,6 +179,7 @@ def extract_partition(
                 minhash=minhash,
                 filter=filter,
                 markdown=markdown,
+                page_timeout=page_timeout,
             )
             for page in reader:
                 yield row_values(page.to_dict(), names)
@@ -188,6 +192,7 @@ def extract_partition(
         add("extracted", stats["extracted"])
         add("skipped", sum(stats["skipped"].values()))
         add("failed", sum(stats["failed"].values()))
+        add("failed_timeout", stats["failed"].get("timeout", 0))
         for problem in stats.get("problems", [])[:10]:
             log.warning("crawlsift.spark: %s", problem)
 
@@ -206,6 +211,7 @@ def run(
     minhash: bool = False,
     filter: str | None = None,
     markdown: bool = False,
+    page_timeout: float = crawlsift.DEFAULT_PAGE_TIMEOUT,
 ) -> dict[str, int]:
     """Extracts every page of ``sources`` into the Parquet dataset ``output``.
 
@@ -213,7 +219,9 @@ def run(
     WARC); ``threads`` is crawlsift's worker threads per task (1 lets Spark's task
     slots set the parallelism); ``signals``, ``minhash``, ``filter`` and
     ``markdown`` are ``crawlsift extract``'s ``--signals``, ``--minhash``,
-    ``--filter`` and ``--markdown`` (a ``markdown`` column). Returns the
+    ``--filter`` and ``--markdown`` (a ``markdown`` column), ``page_timeout``
+    its ``--page-timeout`` (CPU seconds per page, 0: no limit; a page over it
+    is counted in ``failed`` and ``failed_timeout``). Returns the
     accumulated counters.
     """
     sc = spark.sparkContext
@@ -229,6 +237,7 @@ def run(
         minhash=minhash,
         filter=filter,
         markdown=markdown,
+        page_timeout=page_timeout,
     )
 
     def task(part: Iterable[str]) -> Iterator[tuple]:
@@ -260,6 +269,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--filter", metavar="SETS", help="drop pages failing these rule sets: gopher,c4,fineweb (as crawlsift extract)"
     )
+    parser.add_argument(
+        "--page-timeout",
+        type=float,
+        default=crawlsift.DEFAULT_PAGE_TIMEOUT,
+        metavar="SECONDS",
+        help="CPU seconds one page's extraction may take, 0: no limit (as crawlsift extract; "
+        f"default {crawlsift.DEFAULT_PAGE_TIMEOUT:g}); a page over it is counted as failed",
+    )
     args = parser.parse_args(argv)
 
     from pyspark.sql import SparkSession
@@ -288,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
             minhash=args.minhash,
             filter=args.filter,
             markdown=args.markdown,
+            page_timeout=args.page_timeout,
         )
     finally:
         spark.stop()
