@@ -452,12 +452,18 @@ impl Buffered {
         let kept = self.source.linear().then(|| self.offset_of(at + len).0);
         self.buf.drain(at..at + len);
         self.source.removed(at, len);
+        let linear = self.source.linear();
         for mark in &mut self.marks {
             if mark.pos >= at + len {
                 mark.pos -= len;
             } else if mark.pos > at {
-                // The mark's byte is gone: describe the first byte kept after it.
-                mark.offset += (at + len - mark.pos) as u64;
+                // The mark's byte is gone: describe the first byte kept
+                // after it (plain input), or say it lies inside the member
+                // the mark starts (gzip: a member's offset is its start,
+                // whatever part of its output was dropped, as in `compact`).
+                if linear {
+                    mark.offset += (at + len - mark.pos) as u64;
+                }
                 mark.pos = at;
                 mark.inside = true;
             }
