@@ -316,6 +316,31 @@ impl<R: Input> GzSource<R> {
         buf.truncate(at);
     }
 
+    /// Appends output zlib holds from input it has consumed (with all the
+    /// input at hand, a map's, it may consume a member's last bytes before
+    /// it has room for their output): at the end of the input, what a
+    /// member cut short gave is its output up to there, however the input
+    /// came. False when there is none.
+    fn inflate_pending(&mut self, buf: &mut Vec<u8>, target: usize) -> bool {
+        let room = target.saturating_sub(buf.len()).clamp(1, INFLATE_STEP);
+        let len = buf.len();
+        buf.resize(len + room, 0);
+        let before = self.inflater.total_out();
+        let status = self.inflater.decompress(
+            &[],
+            buf.get_mut(len..).unwrap_or_default(),
+            FlushDecompress::None,
+        );
+        let produced = (self.inflater.total_out() - before) as usize;
+        buf.truncate(len + produced);
+        if let Ok(Status::StreamEnd) = status {
+            self.in_member = false;
+            self.resyncing = false;
+            return true;
+        }
+        produced > 0
+    }
+
     /// Consumes input up to the next gzip magic; `Ok(false)` at end of input.
     fn skip_to_magic(&mut self) -> Result<bool, FillError> {
         const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
@@ -402,11 +427,18 @@ impl<R: Input> Source for GzSource<R> {
                 }
             }
             let position = self.position;
-            let chunk = self
+            let ended = self
                 .input
                 .fill_buf()
-                .map_err(|e| FillError::io(position, e))?;
-            if chunk.is_empty() {
+                .map_err(|e| FillError::io(position, e))?
+                .is_empty();
+            if ended && self.inflate_pending(buf, target) {
+                if !self.in_member || buf.len() >= target {
+                    return Ok(true);
+                }
+                continue;
+            }
+            if ended {
                 self.in_member = false;
                 self.withdraw(buf, fill_start);
                 marks.retain(|m| m.pos < self.member_buf_start || m.offset < self.member_start);
@@ -436,6 +468,10 @@ impl<R: Input> Source for GzSource<R> {
                     },
                 });
             }
+            let chunk = self
+                .input
+                .fill_buf()
+                .map_err(|e| FillError::io(position, e))?;
             // Output stops at `target` whatever the input at hand (a map
             // gives all of it, a stream a read's worth): every reader of the
             // same bytes then sees a member's output in the same steps, and
