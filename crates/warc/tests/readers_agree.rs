@@ -383,3 +383,17 @@ fn a_member_cut_short_gives_all_its_output_however_the_input_comes() {
         readers_agree(&wrap(data, 8, 9237634351431080312, 0), cap, true);
     }
 }
+
+/// Open (FUZZING.md): found by `file_and_stream_agree_on_warc_fragments`
+/// run with 100,000 cases after the fixes above. The file inflates an
+/// intact member whole (libdeflate) whatever output was asked for; a
+/// stream of 1-byte reads gets it a byte at a time, judges the record
+/// before it (`bad_content_length`) on the member's first bytes, where the
+/// file, holding the whole member, reads on into a damaged one and reports
+/// only that (`corrupt_gzip`).
+#[test]
+#[ignore = "open: the file and a stream of 1-byte reads differ (FUZZING.md)"]
+fn open_a_record_judged_on_part_of_the_next_member() {
+    let data = b"\x1f\x8b\x08\n\nContent-Length: 0\r\nWARC/1.0\r\nContent-Length: 11\r\nContent-Length: 4\r\nContent-Length: 0\r\n\r\nWARC/1.0\r\nWARC/1.0\r\nWARC-Type: response\r\nxxxxxWARC-Type: response\r\nWARC/1.0\r\n";
+    readers_agree(&wrap(data, 5, 12464089230852838792, 0), 0, true);
+}
