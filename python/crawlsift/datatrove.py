@@ -30,6 +30,7 @@ from datatrove.data import DocumentsPipeline
 from datatrove.io import DataFileLike, DataFolderLike
 from datatrove.pipeline.extractors.base import BaseExtractor
 from datatrove.pipeline.readers.base import BaseDiskReader
+from datatrove.utils.logging import logger
 
 import crawlsift
 
@@ -71,6 +72,9 @@ class CrawlsiftWarcReader(BaseDiskReader):
             counted as ``skipped_filter:<rule set>:<rule>``.
         markdown: put ``markdown``, the main content as Markdown (the same
             regions as the text), in the metadata.
+        page_timeout: CPU seconds one page's extraction may take (``0``: no
+            limit), as ``crawlsift extract --page-timeout``; a page over it
+            is counted as ``failed_timeout`` and the file goes on.
         glob_pattern: which files of ``data_folder`` to read (default: every
             ``*.warc`` and ``*.warc.gz``).
         Other arguments are those of datatrove's readers.
@@ -101,6 +105,7 @@ class CrawlsiftWarcReader(BaseDiskReader):
         minhash: bool = False,
         filter: str | None = None,
         markdown: bool = False,
+        page_timeout: float = crawlsift.DEFAULT_PAGE_TIMEOUT,
     ):
         super().__init__(
             data_folder,
@@ -117,9 +122,10 @@ class CrawlsiftWarcReader(BaseDiskReader):
             glob_pattern,
             shuffle_files,
         )
-        # An unknown algorithm or rule set fails here, not in a task.
-        crawlsift.extract(b"", algorithm=algorithm, filter=filter)
+        # An unknown algorithm or rule set, or a negative timeout, fails here, not in a task.
+        crawlsift.extract(b"", algorithm=algorithm, filter=filter, page_timeout=page_timeout)
         self.algorithm = algorithm
+        self.page_timeout = page_timeout
         self.threads = threads
         self.max_record_bytes = max_record_bytes
         self.signals = signals
@@ -170,6 +176,7 @@ class CrawlsiftWarcReader(BaseDiskReader):
                 minhash=self.minhash,
                 filter=self.filter,
                 markdown=self.markdown,
+                page_timeout=self.page_timeout,
             )
             for index, page in enumerate(reader):
                 with self.track_time():
@@ -230,7 +237,8 @@ class CrawlsiftExtractor(BaseExtractor):
 
     A drop-in for datatrove's ``Trafilatura`` step after datatrove's own
     ``WarcReader``. crawlsift neither hangs nor crashes on bad input, so it runs in
-    the pipeline's own process (no sandbox process, no per-document timeout);
+    the pipeline's own process (no sandbox process; crawlsift's own
+    ``page_timeout`` stops a document's extraction, on its CPU time);
     documents whose text comes out empty are dropped, as with ``Trafilatura``.
 
     The document's metadata gains ``lang`` and ``lang_score`` of the
@@ -246,8 +254,12 @@ class CrawlsiftExtractor(BaseExtractor):
         algorithm: crawlsift's extraction algorithm (default ``addanag-plus``).
         title: put the page title on the first line, as Common Crawl's WET
             files do (default False: the main text only).
+        timeout: datatrove's extractor argument, unused: crawlsift stops a
+            page itself, after ``page_timeout``.
         signals, minhash, filter, markdown: as ``crawlsift extract --signals
             --minhash --filter --markdown``.
+        page_timeout: CPU seconds one document's extraction may take (``0``:
+            no limit), as ``crawlsift extract --page-timeout``.
     """
 
     name = "⛏ crawlsift"
@@ -262,10 +274,13 @@ class CrawlsiftExtractor(BaseExtractor):
         minhash: bool = False,
         filter: str | None = None,
         markdown: bool = False,
+        page_timeout: float = crawlsift.DEFAULT_PAGE_TIMEOUT,
     ):
         super().__init__(timeout)
-        crawlsift.extract(b"", algorithm=algorithm, filter=filter)  # validates the names now
+        # validates the names and the timeout now
+        crawlsift.extract(b"", algorithm=algorithm, filter=filter, page_timeout=page_timeout)
         self.algorithm = algorithm
+        self.page_timeout = page_timeout
         self.title = title
         self.signals = signals
         self.minhash = minhash
@@ -281,10 +296,12 @@ class CrawlsiftExtractor(BaseExtractor):
             minhash=self.minhash,
             filter=self.filter,
             markdown=self.markdown,
+            page_timeout=self.page_timeout,
         )
 
     def extract(self, text: str) -> str:
-        """The main text of the HTML ``text`` ("" when ``filter`` drops it)."""
+        """The main text of the HTML ``text`` ("" when ``filter`` drops it;
+        ``TimeoutError`` past ``page_timeout``)."""
         result = self._extract(text)
         if result is None:
             return ""
@@ -299,7 +316,12 @@ class CrawlsiftExtractor(BaseExtractor):
         for doc in data:
             self.stat_update("total")
             with self.track_time():
-                result = self._extract(doc.text)
+                try:
+                    result = self._extract(doc.text)
+                except TimeoutError as e:
+                    logger.warning(f"⏰ crawlsift: document {doc.id}: {e}; skipping it")
+                    self.stat_update("timeout")
+                    continue
                 self.stat_update("extracted")
             if result is None:
                 self.stat_update("filtered")

@@ -75,7 +75,7 @@ def columns(signals: bool = False, minhash: bool = False, markdown: bool = False
     )
 
 #: Counters kept as Spark accumulators (summed over all tasks that succeed).
-COUNTERS = ("files", "files_failed", "files_damaged", "records", "extracted", "skipped", "failed")
+COUNTERS = ("files", "files_failed", "files_damaged", "records", "extracted", "skipped", "failed", "failed_timeout")
 
 
 def _struct_type(value):
@@ -155,6 +155,7 @@ def extract_batches(
     counters: dict | None = None,
     markdown: bool = False,
     batch_rows: int = 8192,
+    page_timeout: float = crawlsift.DEFAULT_PAGE_TIMEOUT,
 ) -> Iterator:
     """Arrow record batches (the columns of :func:`columns`) of every page of
     ``sources``, from :func:`crawlsift.read_warc_batches`.
@@ -163,7 +164,9 @@ def extract_batches(
     counted in ``counters['files_failed']`` and named in
     ``counters['broken']`` (``(source, reason)``); one read with damaged
     records in ``counters['files_damaged']`` and ``broken``; the partition
-    goes on. Pages that ``filter`` drops are counted as skipped.
+    goes on. Pages that ``filter`` drops are counted as skipped; pages whose
+    extraction takes more than ``page_timeout`` seconds of CPU as failed (and
+    in ``failed_timeout``).
     """
     arrow_schema = None
 
@@ -184,6 +187,7 @@ def extract_batches(
                 minhash=minhash,
                 filter=filter,
                 markdown=markdown,
+                page_timeout=page_timeout,
             )
             for batch in batches:
                 if minhash:
@@ -202,6 +206,7 @@ def extract_batches(
         add("extracted", stats["extracted"])
         add("skipped", sum(stats["skipped"].values()))
         add("failed", sum(stats["failed"].values()))
+        add("failed_timeout", stats["failed"].get("timeout", 0))
         if stats.get("problems"):
             add("files_damaged", 1)
             add("broken", [(source, stats["problems"][0])])
@@ -257,6 +262,7 @@ def run(
     markdown: bool = False,
     batch_rows: int = 8192,
     output_format: str = "parquet",
+    page_timeout: float = crawlsift.DEFAULT_PAGE_TIMEOUT,
 ) -> dict:
     """Extracts every page of ``sources`` into the Parquet dataset ``output``.
 
@@ -264,7 +270,9 @@ def run(
     WARC); ``threads`` is crawlsift's worker threads per task (1 lets Spark's task
     slots set the parallelism); ``signals``, ``minhash``, ``filter`` and
     ``markdown`` are ``crawlsift extract``'s ``--signals``, ``--minhash``,
-    ``--filter`` and ``--markdown`` (a ``markdown`` column). Each task streams
+    ``--filter`` and ``--markdown`` (a ``markdown`` column), ``page_timeout``
+    its ``--page-timeout`` (CPU seconds per page, 0: no limit; a page over it
+    is counted in ``failed`` and ``failed_timeout``). Each task streams
     Arrow record batches of at most ``batch_rows`` rows built by crawlsift
     (``mapInArrow``), no Python object per page. ``output_format="noop"``
     runs the job without writing (Spark's ``noop`` sink: to time the
@@ -293,6 +301,7 @@ def run(
         filter=filter,
         markdown=markdown,
         batch_rows=batch_rows,
+        page_timeout=page_timeout,
     )
 
     def task(batches: Iterator) -> Iterator:
@@ -334,6 +343,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--filter", metavar="SETS", help="drop pages failing these rule sets: gopher,c4,fineweb (as crawlsift extract)"
     )
+    parser.add_argument(
+        "--page-timeout",
+        type=float,
+        default=crawlsift.DEFAULT_PAGE_TIMEOUT,
+        metavar="SECONDS",
+        help="CPU seconds one page's extraction may take, 0: no limit (as crawlsift extract; "
+        f"default {crawlsift.DEFAULT_PAGE_TIMEOUT:g}); a page over it is counted as failed",
+    )
     args = parser.parse_args(argv)
 
     from pyspark.sql import SparkSession
@@ -366,6 +383,7 @@ def main(argv: list[str] | None = None) -> int:
             filter=args.filter,
             markdown=args.markdown,
             output_format=args.output_format,
+            page_timeout=args.page_timeout,
         )
         log.info("crawlsift.spark: the job took %.2f s", time.perf_counter() - ready)
     finally:

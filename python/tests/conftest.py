@@ -79,3 +79,46 @@ def cli_rows(run_cli):
 def shared_warcs(shared) -> list:
     """Every file of ../shared/warc but its SOURCE.md and inventory.json."""
     return sorted(p for p in (shared / "warc").iterdir() if ".warc" in p.name)
+
+
+#: The page timeout (CPU seconds) under which :func:`slow_page_warc`'s big
+#: page is stopped and its small page is not.
+TINY_BUDGET = 0.02
+
+
+def warc_response(url: str, html: bytes) -> bytes:
+    """A gzip member holding one WARC response record of ``html``."""
+    import gzip
+    import uuid
+
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + html
+    head = (
+        "WARC/1.0\r\nWARC-Type: response\r\n"
+        f"WARC-Record-ID: <urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, url)}>\r\n"
+        "WARC-Date: 2024-01-01T00:00:00Z\r\n"
+        f"WARC-Target-URI: {url}\r\n"
+        "Content-Type: application/http; msgtype=response\r\n"
+        f"Content-Length: {len(http)}\r\n\r\n"
+    ).encode()
+    return gzip.compress(head + http + b"\r\n\r\n")
+
+
+@pytest.fixture(scope="session")
+def slow_page_warc(tmp_path_factory):
+    """A ``.warc.gz`` of three pages: a short article, an 8 MiB page of tiny
+    ``<p>`` lines (the scaling benchmark's ``tiny-lines`` shape), whose
+    extraction takes far more than :data:`TINY_BUDGET` of CPU, and another
+    short article after it."""
+    article = (
+        "<html><head><title>A short page</title></head><body><article>"
+        + "<p>A paragraph of an article, long enough to be its main text, and nothing else.</p>" * 5
+        + "</article></body></html>"
+    ).encode()
+    slow = b"<!DOCTYPE html><html><head><title>Shape</title></head><body>\n" + b"<p>x</p>\n" * ((8 << 20) // 9)
+    path = tmp_path_factory.mktemp("slow") / "slow.warc.gz"
+    path.write_bytes(
+        warc_response("http://example.com/first", article)
+        + warc_response("http://example.com/slow", slow + b"</body></html>\n")
+        + warc_response("http://example.com/last", article)
+    )
+    return path

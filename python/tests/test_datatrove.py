@@ -77,3 +77,36 @@ def test_unknown_algorithm_fails_at_construction():
     with pytest.raises(ValueError):
         CrawlsiftExtractor(algorithm="no-such-algorithm")
     assert crawlsift.extract("<p>x</p>").text is not None
+
+
+def test_page_timeout_in_both_steps(tmp_path, slow_page_warc):
+    """`page_timeout=` reaches crawlsift in both steps: the page over the budget is
+    counted (`failed_timeout` in the reader, `timeout` in the extractor) and dropped,
+    the pages around it go on."""
+    pytest.importorskip("warcio")
+    from conftest import TINY_BUDGET
+
+    folder = str(slow_page_warc.parent)
+    urls = ["http://example.com/first", "http://example.com/last"]
+
+    def step_stats(logs, name):
+        stats = json.loads((logs / "stats.json").read_text())
+        return next(s for s in stats if name in s["name"])["stats"]
+
+    for step, name, counter in [
+        (lambda: [CrawlsiftWarcReader(folder, glob_pattern="*.warc.gz", page_timeout=TINY_BUDGET)],
+         "crawlsift WARC", "failed_timeout"),
+        (lambda: [WarcReader(folder, glob_pattern="*.warc.gz"), CrawlsiftExtractor(page_timeout=TINY_BUDGET)],
+         "crawlsift", "timeout"),
+    ]:
+        out, logs = tmp_path / name / "out", tmp_path / name / "logs"
+        LocalPipelineExecutor(
+            pipeline=[*step(), JsonlWriter(str(out))], tasks=1, logging_dir=str(logs)
+        ).run()
+        assert [d["metadata"]["url"] for d in written(out)] == urls
+        count = step_stats(logs, name)[counter]  # a counter of 1 is written as a bare number
+        assert (count["total"] if isinstance(count, dict) else count) == 1
+    with pytest.raises(ValueError, match="page timeout"):
+        CrawlsiftExtractor(page_timeout=-1)
+    with pytest.raises(ValueError, match="page timeout"):
+        CrawlsiftWarcReader(folder, page_timeout=-1)

@@ -103,3 +103,28 @@ def test_base_url_joins_relative_paths(tmp_path):
         "https://host/b.warc.gz",
         "/abs/c.warc",
     ]
+
+
+def test_page_timeout_fails_a_slow_page_and_the_job_goes_on(tmp_path, slow_page_warc):
+    """`--page-timeout` reaches crawlsift in the executors: the page over the budget is
+    counted as failed (timeout), the pages around it are written."""
+    from conftest import TINY_BUDGET
+
+    import crawlsift
+
+    unlimited = crawlsift.read_warc(str(slow_page_warc), page_timeout=0)
+    assert [p.url for p in unlimited] == [f"http://example.com/{n}" for n in ("first", "slow", "last")]
+    listing = tmp_path / "warc.paths"
+    listing.write_text(f"{slow_page_warc}\n")
+    out = tmp_path / "pages"
+    done = subprocess.run(
+        [sys.executable, "-m", "crawlsift.spark", "--paths", str(listing), str(out),
+         "--master", "local[1]", "--page-timeout", str(TINY_BUDGET)],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    summary = [line for line in done.stderr.splitlines() if line.startswith("files=")]
+    counters = dict(item.split("=") for item in summary[-1].split())
+    assert (counters["records"], counters["extracted"]) == ("3", "2"), counters
+    assert (counters["failed"], counters["failed_timeout"]) == ("1", "1"), counters
+    assert sorted(r["url"] for r in parquet_rows(out)) == ["http://example.com/first", "http://example.com/last"]

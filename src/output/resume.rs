@@ -60,6 +60,11 @@ pub struct Settings {
     /// there was Markdown: off).
     #[serde(default)]
     pub markdown: String,
+    /// `--page-timeout` in seconds (`off`: no limit): a page over it is
+    /// failed, so another budget may write other pages. Empty in sidecars
+    /// that did not record it, which no run matches: such an output is redone.
+    #[serde(default)]
+    pub page_timeout: String,
 }
 
 impl Settings {
@@ -77,7 +82,14 @@ impl Settings {
             minhash: false,
             filter: String::new(),
             markdown: String::new(),
+            page_timeout: page_timeout_name(Some(crate::pipeline::DEFAULT_PAGE_TIMEOUT)),
         }
+    }
+
+    /// The settings with the run's page timeout (`None`: no limit).
+    pub fn with_page_timeout(mut self, timeout: Option<std::time::Duration>) -> Self {
+        self.page_timeout = page_timeout_name(timeout);
+        self
     }
 
     /// The settings with the run's Markdown options (`None`: no Markdown).
@@ -150,7 +162,27 @@ impl Settings {
             &markdown(&self.markdown),
             &markdown(&run.markdown),
         );
+        let timeout = |t: &str| {
+            if t.is_empty() {
+                "unrecorded".to_owned()
+            } else {
+                t.to_owned()
+            }
+        };
+        differ(
+            "--page-timeout",
+            &timeout(&self.page_timeout),
+            &timeout(&run.page_timeout),
+        );
         out
+    }
+}
+
+/// `--page-timeout` as the resume record names it: seconds, or `off`.
+fn page_timeout_name(timeout: Option<std::time::Duration>) -> String {
+    match timeout {
+        Some(t) => t.as_secs_f64().to_string(),
+        None => "off".into(),
     }
 }
 
@@ -492,6 +524,7 @@ impl Drop for OutputLock {
 mod tests {
     use super::*;
     use crate::output::{Compression, Format};
+    use std::time::Duration;
 
     fn settings(algorithm: Algorithm) -> Settings {
         Settings::new(
@@ -555,6 +588,23 @@ mod tests {
         let (input, output) = finished(dir.path(), &settings(Algorithm::Plain));
         let why = redo(check(&input, &output, &run));
         assert!(why.contains("--algorithm plain"), "{why}");
+
+        // Another page budget may fail other pages: like another algorithm.
+        let budget = settings(Algorithm::DEFAULT).with_page_timeout(None);
+        let (input, output) = finished(dir.path(), &budget);
+        let why = redo(check(&input, &output, &run));
+        assert!(why.contains("--page-timeout off (this run: 10)"), "{why}");
+        let short = run
+            .clone()
+            .with_page_timeout(Some(Duration::from_millis(1500)));
+        let why = redo(check(&input, &output, &short));
+        assert!(why.contains("(this run: 1.5)"), "{why}");
+        // A record from before the budget was recorded names none.
+        let mut old = run.clone();
+        old.page_timeout = String::new();
+        let (input, output) = finished(dir.path(), &old);
+        let why = redo(check(&input, &output, &run));
+        assert!(why.contains("--page-timeout unrecorded"), "{why}");
 
         let (input, output) = finished(dir.path(), &run);
         std::fs::write(&output, b"").unwrap_or_else(|e| panic!("{e}"));

@@ -137,7 +137,7 @@ impl Failed {
 
     /// The reason named `name` ([`Failed::name`]), as a resume record keeps it.
     pub fn from_name(name: &str) -> Option<Failed> {
-        [Failed::BadHttp, Failed::Write]
+        [Failed::BadHttp, Failed::Write, Failed::Timeout]
             .into_iter()
             .chain(ProblemKind::ALL.into_iter().map(Failed::Problem))
             .find(|reason| reason.name() == name)
@@ -215,12 +215,16 @@ mod tests {
         assert_eq!(Failed::BadHttp.to_string(), "bad_http");
         let back: BTreeMap<Skipped, u64> = serde_json::from_str(&json).unwrap_or_default();
         assert_eq!(back, map);
-        let failed = [
-            Failed::BadHttp,
-            Failed::Write,
-            Failed::Problem(ProblemKind::Io),
-        ];
+        // Every reason a resume record may hold is read back (a
+        // `timeout` once made every record of an output with one unreadable).
+        let failed = [Failed::BadHttp, Failed::Write, Failed::Timeout]
+            .into_iter()
+            .chain(ProblemKind::ALL.into_iter().map(Failed::Problem));
         for reason in failed {
+            // A new variant must be listed above and in `from_name`.
+            match reason {
+                Failed::Problem(_) | Failed::BadHttp | Failed::Write | Failed::Timeout => {}
+            }
             assert_eq!(Failed::from_name(&reason.name()), Some(reason));
         }
         assert_eq!(Skipped::from_name("nothing"), None);

@@ -89,3 +89,38 @@ fn html_reports_a_page_over_its_budget_and_refuses_a_negative_one() {
         "{stderr}"
     );
 }
+
+/// The budget shapes an output (a page over it is failed, not written):
+/// a rerun with another `--page-timeout` redoes an output, as another
+/// `--algorithm` does, and one with the same budget keeps it.
+#[test]
+fn a_rerun_with_another_budget_redoes_the_output() {
+    let warc = shared("cc_whirlwind.warc.gz");
+    let dir = tempdir();
+    let output = dir.path().join("cc_whirlwind.jsonl");
+    let into = |budget: &str| {
+        let out = crawlsift(&[
+            warc.as_os_str(),
+            os("-o"),
+            dir.path().as_os_str(),
+            os("--page-timeout"),
+            os(budget),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{stderr}");
+        let rows = jsonl(&std::fs::read(&output).unwrap_or_default()).len();
+        (stderr, rows)
+    };
+    let (_, none) = into("0.000000001");
+    assert_eq!(none, 0, "every page over a nanosecond's budget");
+    let (stderr, same) = into("0.000000001");
+    assert!(stderr.contains("skipping") && same == 0, "{stderr}");
+    let (stderr, all) = into("0");
+    assert!(
+        stderr.contains("redoing") && stderr.contains("--page-timeout 0.000000001 (this run: off)"),
+        "{stderr}"
+    );
+    assert!(all > 0, "the pages the nanosecond failed: {stderr}");
+    let (stderr, _) = into("10");
+    assert!(stderr.contains("(this run: 10)"), "{stderr}");
+}

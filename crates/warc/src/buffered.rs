@@ -16,6 +16,10 @@ pub(super) struct Buffered {
     /// The latest gzip members that failed unreported (see
     /// [`Source::drain_unreported`]), at most [`UNREPORTED_KEPT`].
     pub(super) unreported: VecDeque<u64>,
+    /// Set by [`Buffered::more`]: the lowest buffer position whose bytes,
+    /// there before that fill, were taken back out (a gzip member's
+    /// output, the member then failing); `start` is no later than it.
+    pub(super) withdrawn: Option<usize>,
 }
 
 /// Unreported member failures remembered: a problem is checked against
@@ -32,6 +36,7 @@ impl Buffered {
             eof: false,
             pending: VecDeque::new(),
             unreported: VecDeque::new(),
+            withdrawn: None,
         }
     }
 
@@ -42,6 +47,7 @@ impl Buffered {
             return;
         }
         self.buf.drain(..start);
+        self.source.removed(0, start);
         self.start = 0;
         // Keep the last mark at or before the new start (it still describes it).
         let keep_from = self.marks.iter().rposition(|m| m.pos <= start).unwrap_or(0);
@@ -66,6 +72,13 @@ impl Buffered {
             return Ok(false);
         }
         let got = self.source.fill(&mut self.buf, want, &mut self.marks);
+        self.withdrawn = self.source.take_withdrawn();
+        if let Some(at) = self.withdrawn {
+            // Bytes already parsed are gone: parse again from there (the
+            // bytes that follow are those a reader meets that never saw the
+            // member's output, such as the split reader).
+            self.start = self.start.min(at);
+        }
         self.source.drain_unreported(&mut self.unreported);
         while self.unreported.len() > UNREPORTED_KEPT {
             self.unreported.pop_front();
@@ -274,6 +287,7 @@ impl Buffered {
                         )
                     }
                     Found::Undecided(_) => match self.more(FILL_CHUNK) {
+                        Ok(_) if self.withdrawn_below(block_end) => return Outcome::Quiet,
                         Ok(_) => continue,
                         Err(e) => return self.fill_failed(e),
                     },
@@ -283,6 +297,7 @@ impl Buffered {
                     break;
                 }
                 match self.more(block_end - self.buf.len()) {
+                    Ok(_) if self.withdrawn_below(block_end) => return Outcome::Quiet,
                     Ok(true) => {}
                     Ok(false) => {
                         if let Found::At(_) =
@@ -339,15 +354,21 @@ impl Buffered {
                         "does not end at a record boundary",
                     )
                 }
-                End::NeedMore => {
-                    if let Err(e) = self.more(FILL_CHUNK) {
+                End::NeedMore => match self.more(FILL_CHUNK) {
+                    // The damaged member held part of this record: it is
+                    // lost with the member, whose damage is the problem
+                    // (as when the damage shows while the block is read).
+                    Err(e) if self.withdrawn_below(block_end) => return self.fill_failed(e),
+                    Err(e) => {
                         // The input breaks off here: judge the record by
                         // what arrived, report the break next.
                         let problem = self.fill_problem(e);
                         self.pending.push_back(problem);
                         cut = true;
                     }
-                }
+                    Ok(_) if self.withdrawn_below(block_end) => return Outcome::Quiet,
+                    Ok(_) => {}
+                },
             }
         };
         self.start = end;
@@ -397,6 +418,7 @@ impl Buffered {
                 .saturating_sub((self.buf.len() - block_start) as u64)
                 .clamp(1, FILL_CHUNK as u64);
             match self.more(want as usize) {
+                Ok(_) if self.withdrawn_below(block_start) => return Err(Outcome::Quiet),
                 Ok(true) => {}
                 Ok(false) => {
                     let have = (self.buf.len() - block_start) as u64;
@@ -421,6 +443,12 @@ impl Buffered {
         }
     }
 
+    /// Whether the last [`Buffered::more`] withdrew bytes before `pos`: a
+    /// record being read that far is parsed again from `start`.
+    pub(super) fn withdrawn_below(&self, pos: usize) -> bool {
+        self.withdrawn.is_some_and(|at| at < pos)
+    }
+
     /// Removes `len` buffered bytes at `at`, keeping the marks describing the rest.
     pub(super) fn drop_bytes(&mut self, at: usize, len: usize) {
         if len == 0 {
@@ -431,12 +459,19 @@ impl Buffered {
         // them `len` bytes too early.
         let kept = self.source.linear().then(|| self.offset_of(at + len).0);
         self.buf.drain(at..at + len);
+        self.source.removed(at, len);
+        let linear = self.source.linear();
         for mark in &mut self.marks {
             if mark.pos >= at + len {
                 mark.pos -= len;
             } else if mark.pos > at {
-                // The mark's byte is gone: describe the first byte kept after it.
-                mark.offset += (at + len - mark.pos) as u64;
+                // The mark's byte is gone: describe the first byte kept
+                // after it (plain input), or say it lies inside the member
+                // the mark starts (gzip: a member's offset is its start,
+                // whatever part of its output was dropped, as in `compact`).
+                if linear {
+                    mark.offset += (at + len - mark.pos) as u64;
+                }
                 mark.pos = at;
                 mark.inside = true;
             }

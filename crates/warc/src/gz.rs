@@ -190,8 +190,10 @@ pub(super) struct GzSource<R> {
     position: u64,
     in_member: bool,
     member_start: u64,
-    /// Buffer length when the current member started.
+    /// Buffer position where the current member's output starts.
     member_buf_start: usize,
+    /// See [`Source::take_withdrawn`].
+    withdrawn: Option<usize>,
     /// Skipping after damage: failures of candidate members are not reported again.
     resyncing: bool,
     /// Input offsets of candidate members that failed, not yet drained
@@ -224,6 +226,7 @@ impl<R: Input> GzSource<R> {
             in_member: false,
             member_start: position,
             member_buf_start: 0,
+            withdrawn: None,
             resyncing,
             unreported: VecDeque::new(),
             limit,
@@ -302,6 +305,42 @@ impl<R: Input> GzSource<R> {
         true
     }
 
+    /// Takes the output of the member that just failed back out of `buf`,
+    /// which held `fill_start` bytes when this fill began: any of them
+    /// the caller has seen are withdrawn.
+    fn withdraw(&mut self, buf: &mut Vec<u8>, fill_start: usize) {
+        let at = self.member_buf_start;
+        if at < fill_start.min(buf.len()) {
+            self.withdrawn = Some(self.withdrawn.map_or(at, |w| w.min(at)));
+        }
+        buf.truncate(at);
+    }
+
+    /// Appends output zlib holds from input it has consumed (with all the
+    /// input at hand, a map's, it may consume a member's last bytes before
+    /// it has room for their output): at the end of the input, what a
+    /// member cut short gave is its output up to there, however the input
+    /// came. False when there is none.
+    fn inflate_pending(&mut self, buf: &mut Vec<u8>, target: usize) -> bool {
+        let room = target.saturating_sub(buf.len()).clamp(1, INFLATE_STEP);
+        let len = buf.len();
+        buf.resize(len + room, 0);
+        let before = self.inflater.total_out();
+        let status = self.inflater.decompress(
+            &[],
+            buf.get_mut(len..).unwrap_or_default(),
+            FlushDecompress::None,
+        );
+        let produced = (self.inflater.total_out() - before) as usize;
+        buf.truncate(len + produced);
+        if let Ok(Status::StreamEnd) = status {
+            self.in_member = false;
+            self.resyncing = false;
+            return true;
+        }
+        produced > 0
+    }
+
     /// Consumes input up to the next gzip magic; `Ok(false)` at end of input.
     fn skip_to_magic(&mut self) -> Result<bool, FillError> {
         const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
@@ -337,6 +376,7 @@ impl<R: Input> Source for GzSource<R> {
         marks: &mut Vec<Mark>,
     ) -> Result<bool, FillError> {
         let target = buf.len().saturating_add(want.max(1));
+        let fill_start = buf.len();
         loop {
             if !self.in_member {
                 if self.position >= self.limit {
@@ -387,13 +427,20 @@ impl<R: Input> Source for GzSource<R> {
                 }
             }
             let position = self.position;
-            let chunk = self
+            let ended = self
                 .input
                 .fill_buf()
-                .map_err(|e| FillError::io(position, e))?;
-            if chunk.is_empty() {
+                .map_err(|e| FillError::io(position, e))?
+                .is_empty();
+            if ended && self.inflate_pending(buf, target) {
+                if !self.in_member || buf.len() >= target {
+                    return Ok(true);
+                }
+                continue;
+            }
+            if ended {
                 self.in_member = false;
-                buf.truncate(self.member_buf_start);
+                self.withdraw(buf, fill_start);
                 marks.retain(|m| m.pos < self.member_buf_start || m.offset < self.member_start);
                 let reported = self.resyncing;
                 self.resyncing = true;
@@ -421,6 +468,10 @@ impl<R: Input> Source for GzSource<R> {
                     },
                 });
             }
+            let chunk = self
+                .input
+                .fill_buf()
+                .map_err(|e| FillError::io(position, e))?;
             // Output stops at `target` whatever the input at hand (a map
             // gives all of it, a stream a read's worth): every reader of the
             // same bytes then sees a member's output in the same steps, and
@@ -452,7 +503,7 @@ impl<R: Input> Source for GzSource<R> {
                 }
                 Err(e) => {
                     self.in_member = false;
-                    buf.truncate(self.member_buf_start);
+                    self.withdraw(buf, fill_start);
                     marks.retain(|m| m.pos < self.member_buf_start || m.offset < self.member_start);
                     let reported = self.resyncing;
                     self.resyncing = true;
@@ -494,5 +545,18 @@ impl<R: Input> Source for GzSource<R> {
 
     fn drain_unreported(&mut self, into: &mut VecDeque<u64>) {
         into.append(&mut self.unreported);
+    }
+
+    fn take_withdrawn(&mut self) -> Option<usize> {
+        self.withdrawn.take()
+    }
+
+    fn removed(&mut self, at: usize, len: usize) {
+        let start = &mut self.member_buf_start;
+        if *start >= at + len {
+            *start -= len;
+        } else if *start > at {
+            *start = at;
+        }
     }
 }

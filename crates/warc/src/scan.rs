@@ -273,6 +273,17 @@ pub(super) fn find_record(data: &[u8], from: usize, until: usize, at_end: bool) 
             Head::NeedMore | Head::Invalid(..) => {}
         }
     }
+    // The data may end in the first bytes of a `WARC/` (a stream handed
+    // out a member's output up to the block's end): the bytes to come
+    // decide, as they would for a reader that already has them.
+    if !at_end && from + hay.len() == data.len() {
+        for k in (1..b"WARC/".len()).rev() {
+            let at = data.len().saturating_sub(k);
+            if at >= from && at < until && hay.ends_with(&b"WARC/"[..k]) {
+                return Found::Undecided(at);
+            }
+        }
+    }
     Found::None
 }
 

@@ -25,6 +25,18 @@ pub(super) trait Source {
     /// unreported since the last call: members tried after damage, while
     /// looking for the next one that inflates (see [`Buffered::unless_member_damaged`]).
     fn drain_unreported(&mut self, _into: &mut VecDeque<u64>) {}
+    /// The lowest buffer position from which bytes appended before the
+    /// last [`Source::fill`] were taken back out of the buffer since the
+    /// last call: output of a gzip member that then failed (zlib checks a
+    /// member's CRC only at its end). A reader that had parsed those bytes
+    /// must parse again from there.
+    fn take_withdrawn(&mut self) -> Option<usize> {
+        None
+    }
+    /// The buffer's bytes `at..at + len` were removed (consumed, or a
+    /// block over the cap dropped): buffer positions the source keeps
+    /// move with the bytes after them.
+    fn removed(&mut self, _at: usize, _len: usize) {}
 }
 
 /// A boundary in the buffer: the byte at `pos` came from input offset

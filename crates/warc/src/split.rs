@@ -165,6 +165,8 @@ pub(super) struct SplitSource {
     resyncing: bool,
     /// See [`Source::drain_unreported`].
     unreported: VecDeque<u64>,
+    /// See [`Source::take_withdrawn`]: what the local source withdrew.
+    withdrawn: Option<usize>,
 }
 
 impl SplitSource {
@@ -200,6 +202,7 @@ impl SplitSource {
             position: 0,
             resyncing: false,
             unreported: VecDeque::new(),
+            withdrawn: None,
         };
         for _ in 0..window {
             source.hand_out();
@@ -291,6 +294,9 @@ impl Source for SplitSource {
                 Current::Local { part, source } => {
                     let filled = source.fill(buf, want, marks);
                     source.drain_unreported(&mut self.unreported);
+                    if let Some(w) = source.take_withdrawn() {
+                        self.withdrawn = Some(self.withdrawn.map_or(w, |v| v.min(w)));
+                    }
                     self.position = source.position();
                     self.resyncing = source.resyncing();
                     match filled {
@@ -375,6 +381,16 @@ impl Source for SplitSource {
 
     fn drain_unreported(&mut self, into: &mut VecDeque<u64>) {
         into.append(&mut self.unreported);
+    }
+
+    fn take_withdrawn(&mut self) -> Option<usize> {
+        self.withdrawn.take()
+    }
+
+    fn removed(&mut self, at: usize, len: usize) {
+        if let Current::Local { source, .. } = &mut self.current {
+            source.removed(at, len);
+        }
     }
 }
 

@@ -32,13 +32,22 @@ fn drain(mut reader: WarcReader) -> Vec<Item> {
     let mut items = Vec::new();
     while let Some(item) = reader.next() {
         items.push(match item {
-            Ok(r) => Item::Record {
-                number: r.number,
-                offset: r.offset,
-                length: r.length,
-                content_length: r.content_length,
-                block: r.block.to_vec(),
-            },
+            Ok(r) => {
+                assert!(
+                    r.block.len() as u64 == r.content_length || r.block.is_empty(),
+                    "a block is whole or, oversized, empty: {} of {} bytes at offset {}",
+                    r.block.len(),
+                    r.content_length,
+                    r.offset
+                );
+                Item::Record {
+                    number: r.number,
+                    offset: r.offset,
+                    length: r.length,
+                    content_length: r.content_length,
+                    block: r.block.to_vec(),
+                }
+            }
             Err(p) => Item::Problem {
                 number: p.number,
                 offset: p.offset,
@@ -297,4 +306,117 @@ fn a_block_holding_a_version_line_in_a_member_of_its_own() {
         json.len()
     );
     readers_agree(&gzip_members(record.as_bytes()), 1 << 20, true);
+}
+
+/// Found by `warc_reader` (FUZZING.md, round 3): a record whose header ends
+/// one gzip member and whose block fills the next one but for its last
+/// bytes, a member that fails its CRC check. Inflating stops at the block's
+/// end, so the damage showed only when the trailer was read; the member's
+/// output was then taken back out of the buffer, and the record came out
+/// with its declared `Content-Length` and an empty block, besides the
+/// damage. The split reader, which never hands out a damaged member's
+/// output, reported the damage alone: so do the others now.
+#[test]
+fn a_block_in_a_member_that_fails_after_it_is_lost_with_the_member() {
+    let body: Vec<u8> = (0..1613u32)
+        .map(|i| b"abcdefgh \n"[i as usize % 10])
+        .collect();
+    let head = format!(
+        "WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let mut tail = body.clone();
+    tail.extend_from_slice(b"\r\n\r\n");
+    let last = b"WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 4\r\n\r\nlast\r\n\r\n";
+    // The CRC (8 bytes from the end) or the deflate data's end is wrong.
+    for from_end in [8, 9, 12] {
+        let mut data = gzip(head.as_bytes());
+        let second = data.len() as u64;
+        data.extend(damaged_member(&tail, from_end));
+        data.extend(gzip(last));
+        for cap in [100, 1 << 20] {
+            readers_agree(&data, cap, true);
+        }
+        let items =
+            drain(WarcReader::open(&write(&data), 1 << 20).unwrap_or_else(|e| panic!("{e}")));
+        assert!(
+            matches!(items.first(), Some(Item::Problem { offset, kind: ProblemKind::CorruptGzip, .. }) if *offset == second),
+            "{from_end}: {items:?}"
+        );
+        assert!(
+            matches!(items.get(1), Some(Item::Record { block, .. }) if block == b"last"),
+            "{from_end}: {items:?}"
+        );
+        assert_eq!(items.len(), 2, "{from_end}: {items:?}");
+    }
+}
+
+/// `data` in a file of a temporary directory that lives until the process ends.
+fn write(data: &[u8]) -> std::path::PathBuf {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}")).keep();
+    let path = dir.join("input.warc.gz");
+    std::fs::write(&path, data).unwrap_or_else(|e| panic!("{e}"));
+    path
+}
+
+/// Found by `file_and_stream_agree_on_warc_fragments` run long: a record
+/// over the cap whose block ends in the first bytes of a gzip member
+/// holding `WARC/1.1` and nothing else, junk after it. A stream, handed the
+/// member's output up to the block's end (`WARC`), saw no record start
+/// inside the block, took the block as skipped and judged the record's end
+/// (`bad_content_length`); the file, holding the whole member, saw a
+/// record start to be decided, read on and met the junk (`corrupt_gzip`).
+/// The first bytes of a `WARC/` at the end of what is buffered are now
+/// undecided until more arrive.
+#[test]
+fn a_block_over_the_cap_ending_in_part_of_a_version_line() {
+    let data = b"\nContent-Length: 0\r\n\x1f\x8b\x08\x1f\x1f\x8b\x08WARC/1.0\r\nContent-Length: 24\r\n\n\r\nxxxxxxxxxxxxxxxxx\nWARC/1.1\nWARC/1.1\n\x1f\x8b\x08\n\x00\x00\x00\x00\x90\x90\x00\x90\x90\x01\x90\x00\x00\x00\x01\x00\x00\x00\x91\x00\x90\x00\x00";
+    for cap in [0, 16] {
+        readers_agree(&wrap(data, 5, 871400297741294985, 0), cap, true);
+    }
+}
+
+/// Found by `file_and_stream_agree_on_warc_fragments` run long: a gzip
+/// member starting inside a block over the cap, dropped as it arrived.
+/// Dropping moved the member's mark to the first byte kept and added the
+/// bytes dropped to its offset, an input offset of a member start, so a
+/// problem after it was placed by how much of the member each reader had
+/// inflated when the drop came (the file: all of it; a stream: a part).
+/// A dropped member start keeps its offset, marked as inside it.
+#[test]
+fn a_member_starting_in_a_dropped_block_keeps_its_offset() {
+    let data = b"WARC/1.0\r\nContent-Length: 20\r\n\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00WARC/1.1\n\x1f\r\n\r\n\x1f";
+    for cap in [0, 16] {
+        readers_agree(&gzip_members(data), cap, true);
+    }
+}
+
+/// Found by `file_and_stream_agree_on_warc_fragments` run long: a gzip
+/// member cut short after the last bytes of its deflate data. Given all
+/// the input at once (the file), zlib consumed it before it had room for
+/// the last byte of output; the reader, finding no more input, called the
+/// member cut short without asking zlib for what it held, so the file saw
+/// one byte less of the member than a stream fed a byte at a time (here,
+/// the line end that completes a block, so the stream took a record the
+/// file did not). The output zlib holds is now taken first.
+#[test]
+fn a_member_cut_short_gives_all_its_output_however_the_input_comes() {
+    let data = b"Content-Length: 0\r\nContent-Length: 10\r\nWARC-Type: response\r\n\x1f\x8b\x08\nWARC/1.1\n\x00\x00\x00\x00\x01\x00\x90\x00\x00\x00\x02\x90\x00\x00\x90\x00\x90\r\n\x00\x90\x00\x01\x00\x00\x00\x90\x01\x00\x90WARC/1.1\nContent-Length: 14\r\n\r\nWARC/1.1\n\x00\x00\x00\x00WARC/1.1\nWARC/1.1\n";
+    for cap in [0, 16, 1 << 20] {
+        readers_agree(&wrap(data, 8, 9237634351431080312, 0), cap, true);
+    }
+}
+
+/// Open (FUZZING.md): found by `file_and_stream_agree_on_warc_fragments`
+/// run with 100,000 cases after the fixes above. The file inflates an
+/// intact member whole (libdeflate) whatever output was asked for; a
+/// stream of 1-byte reads gets it a byte at a time, judges the record
+/// before it (`bad_content_length`) on the member's first bytes, where the
+/// file, holding the whole member, reads on into a damaged one and reports
+/// only that (`corrupt_gzip`).
+#[test]
+#[ignore = "open: the file and a stream of 1-byte reads differ (FUZZING.md)"]
+fn open_a_record_judged_on_part_of_the_next_member() {
+    let data = b"\x1f\x8b\x08\n\nContent-Length: 0\r\nWARC/1.0\r\nContent-Length: 11\r\nContent-Length: 4\r\nContent-Length: 0\r\n\r\nWARC/1.0\r\nWARC/1.0\r\nWARC-Type: response\r\nxxxxxWARC-Type: response\r\nWARC/1.0\r\n";
+    readers_agree(&wrap(data, 5, 12464089230852838792, 0), 0, true);
 }

@@ -201,7 +201,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let settings = Settings::new(args.algorithm, &formatter, args.max_record_bytes)
         .with_signals(&options.signals)
-        .with_markdown(markdown);
+        .with_markdown(markdown)
+        .with_page_timeout(options.page_timeout);
     // What becomes of each input, in order: read by this run (the index in
     // `todo`), or accounted for already (kept from an earlier run, or failed).
     let mut plan: Vec<Result<usize, FileStats>> = Vec::new();
