@@ -474,7 +474,7 @@ pub(crate) fn extract_batch<'py>(
 }
 
 /// The columns of the page schema `extract_batch` gives.
-const EXTRACT_COLUMNS: [&str; 7] = [
+const EXTRACT_COLUMNS: [&str; 13] = [
     "url",
     "charset",
     "title",
@@ -482,6 +482,12 @@ const EXTRACT_COLUMNS: [&str; 7] = [
     "algorithm",
     "lang",
     "lang_score",
+    "author",
+    "date_published",
+    "date_modified",
+    "site_name",
+    "description",
+    "canonical_url",
 ];
 
 /// The batch of `extract_batch`: the outcomes as page rows through the
@@ -496,10 +502,16 @@ fn outcome_batch(
     let rows: Vec<PageRow> = outcomes
         .iter()
         .map(|outcome| match outcome {
-            Ok(((title, text, encoding, markdown), extras)) => PageRow {
+            Ok(((title, text, encoding, markdown, metadata), extras)) => PageRow {
                 charset: (*encoding).to_owned(),
                 title: title.clone(),
                 text: text.clone(),
+                author: metadata.author.clone(),
+                date_published: metadata.date_published.clone(),
+                date_modified: metadata.date_modified.clone(),
+                site_name: metadata.site_name.clone(),
+                description: metadata.description.clone(),
+                canonical_url: metadata.canonical_url.clone(),
                 algorithm: algorithm.name().to_owned(),
                 lang: extras.lang.clone(),
                 lang_score: extras.lang_score,
