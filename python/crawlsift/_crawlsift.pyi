@@ -354,8 +354,9 @@ def extract_batch(
     bytes, their charset found as :func:`extract` finds it) or strings, or any object
     with ``__arrow_c_array__``; ``url`` an optional array of the same length (links
     resolve against it; kept as the ``url`` column). Columns: ``url``, ``charset``,
-    ``title``, ``text``, ``algorithm``, ``lang``, ``lang_score``, the optional ones
-    asked for (as :func:`read_warc_batches`), then ``error``: null for an extracted
+    ``title``, ``text``, ``algorithm``, ``lang``, ``lang_score``, the page metadata
+    (``author``, ``date_published``, ``date_modified``, ``site_name``,
+    ``description``, ``canonical_url``), the optional ones asked for (as :func:`read_warc_batches`), then ``error``: null for an extracted
     page, else ``null_html``, ``timeout`` or ``filter:<rule set>:<rule>``, the row's
     other columns null. ``threads`` workers (all cores when None) extract with the
     GIL released."""

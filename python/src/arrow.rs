@@ -359,7 +359,9 @@ type Outcome = Result<(Extracted, Extras), String>;
 /// array of the same length (each page's links resolve against it; kept
 /// as the `url` column). The columns are those of the page schema that
 /// apply to a page without a WARC record (`url`, `charset`, `title`,
-/// `text`, `algorithm`, `lang`, `lang_score`), the optional ones asked
+/// `text`, `algorithm`, `lang`, `lang_score` and the page metadata:
+/// `author`, `date_published`, `date_modified`, `site_name`,
+/// `description`, `canonical_url`), the optional ones asked
 /// for (`markdown`, `signals`, `filter_*`, `exact_key`, `minhash`, as
 /// `read_warc_batches` gives them), then `error`: null for an extracted
 /// page, else why there is no text (`null_html`, `timeout`, or
