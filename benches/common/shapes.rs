@@ -243,7 +243,7 @@ impl Shape {
             }
             Shape::DeepLists => {
                 while more(&page) {
-                    let kind = if i % 3 == 0 { "ol" } else { "ul" };
+                    let kind = if i.is_multiple_of(3) { "ol" } else { "ul" };
                     let _ = write!(page, "<{kind}><li>item {i}");
                     if i % 5 == 4 {
                         page.push_str(&format!("</li></{kind}>").repeat(2));
