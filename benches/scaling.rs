@@ -7,7 +7,12 @@
 //! ```sh
 //! cargo bench --bench scaling                       # everything (a few minutes)
 //! SHAPES=tiny-lines,nested ALGORITHMS=addanag-plus,ccb SIZES=1,4 cargo bench --bench scaling
+//! MARKDOWN=1 SHAPES=wide-table,deep-lists cargo bench --bench scaling   # with the Markdown
 //! ```
+//!
+//! With `MARKDOWN=1` each extractor also renders the Markdown (links and
+//! images kept: the most work), as `--markdown --markdown-links
+//! --markdown-images` does.
 //!
 //! `SIZES` are in MB (10^6 bytes); each size runs `RUNS` times (default 3,
 //! one for sizes of 8 MB and more) and the best run counts. One thread, one
@@ -16,7 +21,7 @@
 #[path = "common/shapes.rs"]
 mod shapes;
 
-use crawlsift::{Algorithm, Extractor};
+use crawlsift::{Algorithm, Extractor, MarkdownOptions};
 use shapes::Shape;
 use std::time::{Duration, Instant};
 
@@ -60,10 +65,12 @@ fn main() {
         .map(|s| s.parse().unwrap_or_else(|_| panic!("bad size {s}")))
         .collect();
     let runs: Option<usize> = std::env::var("RUNS").ok().and_then(|r| r.parse().ok());
+    let markdown = std::env::var("MARKDOWN").is_ok_and(|m| !m.is_empty() && m != "0");
     println!(
-        "kernels: {}; ms per MB, best of {} runs\n",
+        "kernels: {}; ms per MB, best of {} runs{}\n",
         crawlsift::extract::kernels(),
-        runs.map_or("3 (1 from 8 MB)".to_string(), |r| r.to_string())
+        runs.map_or("3 (1 from 8 MB)".to_string(), |r| r.to_string()),
+        if markdown { "; with the Markdown" } else { "" }
     );
     for shape in shapes {
         let pages: Vec<String> = sizes
@@ -76,6 +83,12 @@ fn main() {
         println!("|---|{}---|", "---|".repeat(sizes.len()));
         for &algorithm in &algorithms {
             let mut extractor = Extractor::new(algorithm);
+            if markdown {
+                extractor = extractor.with_markdown(MarkdownOptions {
+                    links: true,
+                    images: true,
+                });
+            }
             let per_mb: Vec<f64> = pages
                 .iter()
                 .zip(&sizes)
@@ -84,7 +97,12 @@ fn main() {
                     let best = (0..runs.max(1))
                         .map(|_| {
                             let start = Instant::now();
-                            let text = extractor.extract(page.as_bytes(), None).text.len();
+                            let result = extractor.extract_at(
+                                page.as_bytes(),
+                                None,
+                                Some("https://example.com/"),
+                            );
+                            let text = result.text.len() + result.markdown.map_or(0, str::len);
                             std::hint::black_box(text);
                             start.elapsed()
                         })

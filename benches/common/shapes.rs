@@ -2,7 +2,10 @@
 //! (`benches/scaling.rs`) and the shape tests of the extract crate: the
 //! shapes that would make a super-linear step show (many tiny lines, one
 //! huge line, deep nesting, grids of priced cards, link lists, numbered
-//! paragraphs alike at both ends, elements never closed).
+//! paragraphs alike at both ends, elements never closed) and the hostile
+//! structures the Markdown rendering meets (tables of 10,000 columns,
+//! spans past any sense, tables in tables, endless tables, `<pre>`, `<code>`
+//! and `<math>` never closed, lists nested without end).
 
 use std::fmt::Write;
 
@@ -25,11 +28,29 @@ pub enum Shape {
     Numbered,
     /// Paragraphs with elements that are never closed (`<svg>`, `<button>`).
     Unclosed,
+    /// A table whose rows have 10,000 cells each.
+    WideTable,
+    /// A table of rows and cells opened and closed at random, with
+    /// `colspan` and `rowspan` from 0 to far past any sense.
+    SpanChaos,
+    /// Tables inside table cells, the text at the bottom.
+    NestedTables,
+    /// One table of two columns and as many rows as fit (100,000 at 4 MB).
+    LongTable,
+    /// A `<pre>` never closed: the rest of the page is code.
+    OpenPre,
+    /// MathML cut short: `<math>` never closed, annotations without an
+    /// end, `alttext` without a quote's end.
+    BrokenMath,
+    /// Paragraphs with an inline `<code>` that is never closed.
+    OpenCode,
+    /// `<li>` inside `<li>` without end, some lists never closed.
+    DeepLists,
 }
 
 impl Shape {
     /// Every shape, in the order tables list them.
-    pub const ALL: [Shape; 7] = [
+    pub const ALL: [Shape; 15] = [
         Shape::TinyLines,
         Shape::OneLine,
         Shape::Nested,
@@ -37,6 +58,14 @@ impl Shape {
         Shape::Links,
         Shape::Numbered,
         Shape::Unclosed,
+        Shape::WideTable,
+        Shape::SpanChaos,
+        Shape::NestedTables,
+        Shape::LongTable,
+        Shape::OpenPre,
+        Shape::BrokenMath,
+        Shape::OpenCode,
+        Shape::DeepLists,
     ];
 
     /// The shape's name in tables.
@@ -49,6 +78,14 @@ impl Shape {
             Shape::Links => "links",
             Shape::Numbered => "numbered",
             Shape::Unclosed => "unclosed",
+            Shape::WideTable => "wide-table",
+            Shape::SpanChaos => "span-chaos",
+            Shape::NestedTables => "nested-tables",
+            Shape::LongTable => "long-table",
+            Shape::OpenPre => "open-pre",
+            Shape::BrokenMath => "broken-math",
+            Shape::OpenCode => "open-code",
+            Shape::DeepLists => "deep-lists",
         }
     }
 
@@ -122,6 +159,96 @@ impl Shape {
                         page,
                         "<p>Text {i} <svg> more words here <button> and some more</p>"
                     );
+                    i += 1;
+                }
+            }
+            Shape::WideTable => {
+                page.push_str("<table>\n");
+                while more(&page) {
+                    page.push_str("<tr>");
+                    for c in 0..10_000 {
+                        let _ = write!(page, "<td>c{c}</td>");
+                    }
+                    page.push_str("</tr>\n");
+                }
+                page.push_str("</table>\n");
+            }
+            Shape::SpanChaos => {
+                page.push_str("<table>\n");
+                // A fixed sequence that looks random: the same page each run.
+                let mut x = 0x2545_f491_u32;
+                while more(&page) {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    let span = [0, 1, 2, 3, 999, 1000, 1001, 65_535, u32::MAX][x as usize % 9];
+                    let piece = match x / 9 % 8 {
+                        0 => "<tr>".to_string(),
+                        1 => "</tr>".to_string(),
+                        2 => format!("<td colspan=\"{span}\">cell {i}"),
+                        3 => format!("<th rowspan={span} colspan={}>head {i}</th>", x % 7),
+                        4 => format!("<td rowspan=\"{span}\">r{i}</td>"),
+                        5 => "</td></td>".to_string(),
+                        6 => "<caption>caption".to_string(),
+                        _ => "</table><table>".to_string(),
+                    };
+                    page.push_str(&piece);
+                    i += 1;
+                }
+                page.push_str("</table>\n");
+            }
+            Shape::NestedTables => {
+                let depth = body / 40;
+                page.push_str(&"<table><tr><td>a</td><td>".repeat(depth));
+                page.push_str("deep cell");
+                page.push_str(&"</td></tr></table>".repeat(depth));
+            }
+            Shape::LongTable => {
+                page.push_str("<table>\n<tr><th>Name</th><th>Value</th></tr>\n");
+                while more(&page) {
+                    let _ = writeln!(page, "<tr><td>row {i}</td><td>{}</td></tr>", i % 97);
+                    i += 1;
+                }
+                page.push_str("</table>\n");
+            }
+            Shape::OpenPre => {
+                page.push_str("<p>The code:</p>\n<pre class=\"language-rust\">");
+                while more(&page) {
+                    let _ = writeln!(
+                        page,
+                        "fn f{i}() {{\n\tlet x = {i}; // ```` `{i}` &amp; *{i}*\n}}"
+                    );
+                    i += 1;
+                }
+            }
+            Shape::BrokenMath => {
+                while more(&page) {
+                    let _ = write!(
+                        page,
+                        "<p>Formula {i}: <math display=\"block\" alttext=\"x_{i}\"><mi>x</mi>\
+                         <semantics><annotation encoding=\"application/x-tex\">\\frac{{{i}}}\
+                         <mo>+</mo></p>\n<math alttext=\"y<p>Text {i} after</p>\n"
+                    );
+                    i += 1;
+                }
+            }
+            Shape::OpenCode => {
+                while more(&page) {
+                    let _ = writeln!(
+                        page,
+                        "<p>Call <code>run({i}) with `ticks` and more words</p>"
+                    );
+                    i += 1;
+                }
+            }
+            Shape::DeepLists => {
+                while more(&page) {
+                    let kind = if i.is_multiple_of(3) { "ol" } else { "ul" };
+                    let _ = write!(page, "<{kind}><li>item {i}");
+                    if i % 5 == 4 {
+                        page.push_str(&format!("</li></{kind}>").repeat(2));
+                    }
+                    page.push('\n');
                     i += 1;
                 }
             }

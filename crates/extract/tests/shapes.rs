@@ -1,13 +1,14 @@
 //! Every algorithm on pages of the shapes that would make a step
 //! super-linear (`benches/common/shapes.rs`; speed is measured by
 //! `benches/scaling.rs`, never asserted here): the results are well formed,
-//! the extractor's buffers stay within a small multiple of the page, and the
+//! the Markdown too (fences closed, table rows as wide as their header), the
+//! extractor's buffers stay within a small multiple of the page, and the
 //! page timeout stops a real page.
 
 #[path = "../../../benches/common/shapes.rs"]
 mod shapes;
 
-use crawlsift_extract::{Algorithm, Extractor, PageTimeout};
+use crawlsift_extract::{Algorithm, Extractor, MarkdownOptions, PageTimeout};
 use shapes::Shape;
 use std::io::Read;
 use std::time::Duration;
@@ -33,6 +34,14 @@ fn every_algorithm_gives_well_formed_text_on_every_shape() {
             Shape::Links => "Link number 0",
             Shape::Numbered => "This is line number 0 of",
             Shape::Unclosed => "Text 0 more words here and some more",
+            Shape::WideTable => "c0 c1 c2",
+            Shape::SpanChaos => "",
+            Shape::NestedTables => "a",
+            Shape::LongTable => "Name Value",
+            Shape::OpenPre => "The code:\nfn f0() {",
+            Shape::BrokenMath => "Formula 0:",
+            Shape::OpenCode => "Call run(0) with `ticks` and more words",
+            Shape::DeepLists => "item 0",
         };
         assert!(all.starts_with(expected), "{}: {all:.200}", shape.name());
         for &algorithm in Algorithm::ALL {
@@ -62,6 +71,154 @@ fn every_algorithm_gives_well_formed_text_on_every_shape() {
             assert_eq!(again.text, text, "{context}");
         }
     }
+}
+
+/// The line of Markdown `line` without its container prefix: `> `, list
+/// markers and their indent.
+fn unprefixed(line: &str) -> &str {
+    let mut rest = line;
+    loop {
+        let before = rest.len();
+        rest = rest.trim_start_matches(' ');
+        rest = rest.strip_prefix("> ").unwrap_or(rest);
+        rest = rest.strip_prefix("- ").unwrap_or(rest);
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && rest.get(digits..).is_some_and(|r| r.starts_with(". ")) {
+            rest = rest.get(digits + 2..).unwrap_or_default();
+        }
+        if rest.len() == before {
+            return rest;
+        }
+    }
+}
+
+/// The cells of a GFM table row: its `|`s not escaped by a backslash, but
+/// one.
+fn cells(row: &str) -> usize {
+    let (mut pipes, mut backslashes) = (0, 0);
+    for b in row.bytes() {
+        if b == b'|' && backslashes % 2 == 0 {
+            pipes += 1;
+        }
+        backslashes = if b == b'\\' { backslashes + 1 } else { 0 };
+    }
+    pipes - 1
+}
+
+/// What is wrong with `md` as Markdown: a code fence left open, or a GFM
+/// table row (or delimiter row) not as wide as its header. The number of
+/// table rows under the delimiter rows is returned when nothing is.
+fn check_markdown(md: &str) -> Result<usize, String> {
+    let mut fence: Option<usize> = None;
+    let mut table: Option<(usize, bool)> = None;
+    let mut rows = 0;
+    for (n, line) in md.lines().enumerate() {
+        let body = unprefixed(line);
+        let ticks = body.bytes().take_while(|&b| b == b'`').count();
+        if let Some(open) = fence {
+            if ticks >= open && body.trim_end().len() == ticks {
+                fence = None;
+            }
+            continue;
+        }
+        if ticks >= 3 {
+            if body.get(ticks..).is_some_and(|lang| lang.contains('`')) {
+                return Err(format!(
+                    "line {n}: a fence with a backtick after it: {line:.80}"
+                ));
+            }
+            fence = Some(ticks);
+            table = None;
+            continue;
+        }
+        if body.starts_with('|') {
+            let width = cells(body);
+            match table {
+                None => table = Some((width, false)),
+                Some((header, delimiter)) => {
+                    if width != header {
+                        return Err(format!(
+                            "line {n}: {width} cells under a header of {header}: {line:.80}"
+                        ));
+                    }
+                    if !delimiter && !body.starts_with("| --- |") {
+                        return Err(format!(
+                            "line {n}: no delimiter row under the header: {line:.80}"
+                        ));
+                    }
+                    if delimiter {
+                        rows += 1;
+                    }
+                    table = Some((header, true));
+                }
+            }
+        } else {
+            if matches!(table, Some((_, false))) {
+                return Err(format!("line {n}: a table header alone: {line:.80}"));
+            }
+            table = None;
+        }
+    }
+    match fence {
+        Some(ticks) => Err(format!("a fence of {ticks} backticks never closed")),
+        None => Ok(rows),
+    }
+}
+
+#[test]
+fn the_markdown_is_well_formed_on_every_shape() {
+    for shape in Shape::ALL {
+        let page = shape.page(200_000);
+        for &algorithm in Algorithm::ALL {
+            let context = format!("{algorithm} on {}", shape.name());
+            let text = Extractor::new(algorithm)
+                .extract(page.as_bytes(), None)
+                .text
+                .to_string();
+            let options = MarkdownOptions {
+                links: true,
+                images: true,
+            };
+            let mut extractor = Extractor::new(algorithm).with_markdown(options);
+            let page_url = Some("https://example.com/a/");
+            let result = extractor.extract_at(page.as_bytes(), None, page_url);
+            assert_eq!(result.text, text, "{context}: the text changed");
+            let Some(md) = result.markdown.map(str::to_string) else {
+                continue;
+            };
+            // The renderer writes a `String`; valid UTF-8 is checked again
+            // on the bytes, as a reader of the output would.
+            assert!(std::str::from_utf8(md.as_bytes()).is_ok(), "{context}");
+            assert!(
+                md.len() <= 16 * page.len() + 64,
+                "{context}: {} bytes",
+                md.len()
+            );
+            if let Err(e) = check_markdown(&md) {
+                panic!("{context}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_table_of_100000_rows_is_one_gfm_table() {
+    let page = Shape::LongTable.page(4_000_000);
+    let rows = page.matches("<tr>").count();
+    assert!(rows > 100_000, "{rows} rows");
+    let mut extractor =
+        Extractor::new(Algorithm::DEFAULT).with_markdown(MarkdownOptions::default());
+    let md = extractor
+        .extract(page.as_bytes(), None)
+        .markdown
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        md.starts_with("| Name | Value |\n| --- | --- |\n| row 0 | 0 |"),
+        "{md:.200}"
+    );
+    // The header, then every data row under it.
+    assert_eq!(check_markdown(&md), Ok(rows - 1));
 }
 
 #[test]

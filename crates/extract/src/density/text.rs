@@ -266,15 +266,26 @@ impl<'a> TextSink<'a> {
         }
     }
 
-    /// Writes decoded text to the plain text (and to the Markdown).
+    /// Writes decoded text to the plain text (and to the Markdown). The
+    /// words of the plain text are the Markdown's words: when the Markdown
+    /// takes words, they are given to it as they are written, so the text
+    /// is split at whitespace once for both renderings.
     #[inline(always)]
     fn append_decoded<const MARKDOWN: bool>(&mut self, text: &str) {
-        self.append_plain(text);
         if MARKDOWN {
-            if let Some(markdown) = self.markdown.as_deref_mut() {
-                markdown.text(text);
+            match self.markdown.as_deref().map(Markdown::takes_words) {
+                Some(true) => return self.append_plain::<true>(text),
+                Some(false) => {
+                    self.append_plain::<false>(text);
+                    if let Some(markdown) = self.markdown.as_deref_mut() {
+                        markdown.text(text);
+                    }
+                    return;
+                }
+                None => {}
             }
         }
+        self.append_plain::<false>(text);
     }
 
     /// Writes the words of `text`, whitespace runs collapsed, in spans of
@@ -282,11 +293,12 @@ impl<'a> TextSink<'a> {
     /// a time ([`space_masks`]); only the bytes that may be whitespace are
     /// looked at, and of those not a single `' '` between two bytes that
     /// cannot be: it stays inside the span written at once, so collapsed
-    /// text costs no branch per word. Only characters whose UTF-8 lead byte
+    /// text costs no branch per word. With `WORDS`, each span and each
+    /// separation is given to the Markdown renderer too. Only characters whose UTF-8 lead byte
     /// a Unicode space has (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000:
     /// `C2`, `E1`, `E2`, `E3`) are decoded, so Cyrillic, Greek or most CJK
     /// text never is.
-    fn append_plain(&mut self, text: &str) {
+    fn append_plain<const WORDS: bool>(&mut self, text: &str) {
         let bytes = text.as_bytes();
         let mut word_start = 0;
         for (index, chunk) in bytes.chunks(WINDOW).enumerate() {
@@ -321,8 +333,13 @@ impl<'a> TextSink<'a> {
                     }
                 };
                 if is_space {
-                    self.word(text.get(word_start..pos).unwrap_or_default());
+                    self.word::<WORDS>(text.get(word_start..pos).unwrap_or_default());
                     self.separate(Pending::Space);
+                    if WORDS {
+                        if let Some(markdown) = self.markdown.as_deref_mut() {
+                            markdown.space();
+                        }
+                    }
                     word_start = pos + width;
                     // Spaces after a multi-byte space follow a byte that
                     // cannot be whitespace, so they may not be candidates.
@@ -332,10 +349,11 @@ impl<'a> TextSink<'a> {
                 }
             }
         }
-        self.word(text.get(word_start..).unwrap_or_default());
+        self.word::<WORDS>(text.get(word_start..).unwrap_or_default());
     }
 
-    fn word(&mut self, word: &str) {
+    /// Writes a span of words; with `WORDS`, to the Markdown too.
+    fn word<const WORDS: bool>(&mut self, word: &str) {
         if word.is_empty() {
             return;
         }
@@ -353,6 +371,11 @@ impl<'a> TextSink<'a> {
         }
         self.pending = Pending::Nothing;
         self.out.push_str(word);
+        if WORDS {
+            if let Some(markdown) = self.markdown.as_deref_mut() {
+                markdown.words(word);
+            }
+        }
     }
 
     fn separate(&mut self, sep: Pending) {
@@ -387,7 +410,7 @@ mod tests {
         #[test]
         fn collapses_as_a_byte_loop_would(text in "([a-z]{1,5}|[ \t\n\u{a0}\u{85}\u{3000}\u{2003}\u{feff}é中]){0,120}") {
             let (mut out, mut buf) = (String::new(), String::new());
-            TextSink::new(&mut out, &mut buf).append_plain(&text);
+            TextSink::new(&mut out, &mut buf).append_plain::<false>(&text);
             let words: Vec<&str> = text.split(char::is_whitespace).filter(|w| !w.is_empty()).collect();
             prop_assert_eq!(out, words.join(" "));
         }

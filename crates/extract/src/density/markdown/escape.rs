@@ -117,30 +117,55 @@ pub(super) static SPECIAL: [bool; 256] = {
     table
 };
 
-/// Appends `word` (no whitespace in it) escaped where it would change how
-/// the Markdown renders: at the start of a line, `line_start`; in a
-/// heading, `heading`; inside a link's text, `in_link`.
+/// Appends `span` (words separated by single `' '`s, no other
+/// whitespace in it) escaped where it would change how the Markdown
+/// renders, as each of its words would be escaped alone: at the start of
+/// a line, `line_start` (its first word); in a heading, `heading`; inside
+/// a link's text, `in_link`.
 pub(super) fn escape_into(
     out: &mut String,
-    word: &str,
+    span: &str,
     line_start: bool,
     heading: bool,
     in_link: bool,
 ) {
-    let b = word.as_bytes();
+    if heading && memchr(b'#', span.as_bytes()).is_some() {
+        // A word of `#`s is escaped anywhere in a heading.
+        for (i, word) in span.split(' ').enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            escape_word_into(out, word, line_start && i == 0, true, in_link);
+        }
+    } else {
+        escape_word_into(out, span, line_start, heading, in_link);
+    }
+}
+
+/// [`escape_into`] with a `#` word in a heading looked at in the first
+/// word only.
+fn escape_word_into(out: &mut String, span: &str, line_start: bool, heading: bool, in_link: bool) {
+    let b = span.as_bytes();
     let Some(&first) = b.first() else {
         return;
     };
+    // The first word, looked at only at the start of a line or in a
+    // heading.
+    let word = || b.get(..memchr(b' ', b).unwrap_or(b.len())).unwrap_or(b);
     let mut from = 0;
-    let all_same = || b.iter().all(|&c| c == first);
+    let all_same = || word().iter().all(|&c| c == first);
     if line_start {
         match first {
             b'#' | b'-' | b'+' | b'=' if all_same() => out.push('\\'),
             b'>' | b'|' => out.push('\\'),
             b'0'..=b'9' => {
-                let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
-                if digits <= 9 && digits + 1 == b.len() && matches!(b.last(), Some(b'.' | b')')) {
-                    out.push_str(word.get(..digits).unwrap_or_default());
+                let word = word();
+                let digits = word.iter().take_while(|c| c.is_ascii_digit()).count();
+                if digits <= 9
+                    && digits + 1 == word.len()
+                    && matches!(word.last(), Some(b'.' | b')'))
+                {
+                    out.push_str(span.get(..digits).unwrap_or_default());
                     out.push('\\');
                     from = digits;
                 }
@@ -159,7 +184,8 @@ pub(super) fn escape_into(
         }
         let next = b.get(i + 1);
         let escape = match c {
-            b'\\' => next.is_none_or(|n| n.is_ascii_punctuation()),
+            // At a word's end or before punctuation.
+            b'\\' => next.is_none_or(|&n| n == b' ' || n.is_ascii_punctuation()),
             b'`' | b'*' | b'~' | b'[' => true,
             b']' => in_link,
             b'_' => !(i > 0 && wordish(b.get(i - 1)) && wordish(next)),
@@ -178,10 +204,10 @@ pub(super) fn escape_into(
             _ => false,
         };
         if escape {
-            out.push_str(word.get(start..i).unwrap_or_default());
+            out.push_str(span.get(start..i).unwrap_or_default());
             out.push('\\');
             start = i;
         }
     }
-    out.push_str(word.get(start..).unwrap_or_default());
+    out.push_str(span.get(start..).unwrap_or_default());
 }

@@ -2,6 +2,7 @@
 //! formula pictures, written as `$…$` or `$$…$$` and never escaped.
 
 use super::*;
+use std::sync::LazyLock;
 
 impl Markdown {
     /// A comment, doctype or dropped element at `html[at..end]`: MathJax's
@@ -137,9 +138,14 @@ pub(super) fn is_tex(encoding: &str) -> bool {
 /// Whether an element's classes name a rendered copy of a formula whose
 /// TeX is given beside it (KaTeX's HTML, MathJax 2's output and preview).
 pub(super) fn hides(raw: &str) -> bool {
-    if memmem::find(raw.as_bytes(), b"katex-html").is_none()
-        && memmem::find(raw.as_bytes(), b"MathJax").is_none()
-    {
+    // Built once: this is asked of every `<span>` and `<div>` with
+    // attributes in the main text.
+    static KATEX: LazyLock<memmem::Finder<'static>> =
+        LazyLock::new(|| memmem::Finder::new(b"katex-html"));
+    static MATHJAX: LazyLock<memmem::Finder<'static>> =
+        LazyLock::new(|| memmem::Finder::new(b"MathJax"));
+    let bytes = raw.as_bytes();
+    if KATEX.find(bytes).is_none() && MATHJAX.find(bytes).is_none() {
         return false;
     }
     attr(raw, b"class").is_some_and(|class| {

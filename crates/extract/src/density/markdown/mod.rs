@@ -460,6 +460,23 @@ impl Markdown {
         }
     }
 
+    /// Whether decoded text is written as words ([`Self::words`]): not
+    /// inside code, math or an element left out, where [`Self::text`]
+    /// keeps or drops it whole.
+    #[inline]
+    pub fn takes_words(&self) -> bool {
+        self.hide.is_none() && self.code.is_none() && self.math.is_none()
+    }
+
+    /// Appends words of decoded text separated by single `' '`s (no other
+    /// whitespace in `span`), as [`Self::text`] writes them; only while
+    /// [`Self::takes_words`].
+    #[inline]
+    pub fn words(&mut self, span: &str) {
+        self.word(span);
+    }
+
+    /// Writes a span of words ([`Self::words`]).
     fn word(&mut self, word: &str) {
         self.begin();
         let line_start = std::mem::replace(&mut self.line_start, false);

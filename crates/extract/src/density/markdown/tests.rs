@@ -275,6 +275,27 @@ fn hostile_tables_stay_linear() {
 }
 
 proptest! {
+    /// A span of words is escaped as its words would be one by one (the
+    /// walk gives the renderer the plain text's spans).
+    #[test]
+    fn a_span_escapes_as_its_words(
+        words in proptest::collection::vec("[a-z0-9#*_`|<>&;.)\\\\$~\\[\\]=+-]{1,6}", 1..6),
+        line_start: bool,
+        heading: bool,
+        in_link: bool,
+    ) {
+        let mut one_by_one = String::new();
+        for (i, word) in words.iter().enumerate() {
+            if i > 0 {
+                one_by_one.push(' ');
+            }
+            escape::escape_into(&mut one_by_one, word, line_start && i == 0, heading, in_link);
+        }
+        let mut at_once = String::new();
+        escape::escape_into(&mut at_once, &words.join(" "), line_start, heading, in_link);
+        prop_assert_eq!(at_once, one_by_one);
+    }
+
     #[test]
     fn never_panics_and_text_is_unchanged(html in "(<(/?)(p|h2|ul|ol|li|table|tr|td|th|pre|code|blockquote|br|math|a href=x|span class=katex-html|script type=math/tex)( colspan=3)?>|[a-z#*_`|<>&; \n\t-]{1,6}){0,40}") {
         let (markdown, text) = render_with(&html, MarkdownOptions { links: true, images: true }, true);
