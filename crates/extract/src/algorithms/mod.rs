@@ -11,6 +11,7 @@ mod dana;
 mod danag;
 mod elements;
 mod filters;
+pub mod page_type;
 
 use crate::budget::{Budget, PageTimeout};
 use crate::charset;
@@ -21,6 +22,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 pub use crate::density::markdown::MarkdownOptions;
+pub use page_type::{Cues, PageType};
 
 /// Every algorithm crawlsift implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -210,6 +212,14 @@ pub struct Extraction<'a> {
     pub regions: usize,
     /// The chosen regions and lines, if any.
     pub selection: Option<Selection>,
+    /// What kind of page it is (addanag-plus only: `None` for the other
+    /// algorithms), see [`page_type`].
+    pub page_type: Option<PageType>,
+    /// The extraction's expected word-level F1, in [0, 1] (addanag-plus
+    /// only), see [`page_type`].
+    pub confidence: Option<f32>,
+    /// The cues both are computed from (addanag-plus only).
+    pub cues: Option<Cues>,
 }
 
 /// Extracts main text with one algorithm, reusing its buffers across pages.
@@ -324,7 +334,7 @@ impl Extractor {
         url: Option<&str>,
     ) -> Extraction<'_> {
         self.set_base(url);
-        match self.run(raw, http_charset, &mut Budget::unlimited()) {
+        match self.run(raw, http_charset, url, &mut Budget::unlimited()) {
             Ok(extraction) => extraction,
             // An unlimited budget never runs out.
             Err(timeout) => unreachable!("{timeout}"),
@@ -356,7 +366,7 @@ impl Extractor {
             Some(limit) => Budget::start(limit),
             None => Budget::unlimited(),
         };
-        self.run(raw, http_charset, &mut budget)
+        self.run(raw, http_charset, url, &mut budget)
     }
 
     /// The page URL the Markdown's links are resolved against.
@@ -373,6 +383,7 @@ impl Extractor {
         &mut self,
         raw: &[u8],
         http_charset: Option<&str>,
+        url: Option<&str>,
         budget: &mut Budget,
     ) -> Result<Extraction<'_>, PageTimeout> {
         let sniffed = charset::sniff(raw, http_charset);
@@ -398,6 +409,9 @@ impl Extractor {
                     lines: counts.lines,
                     regions: counts.runs,
                     selection: None,
+                    page_type: None,
+                    confidence: None,
+                    cues: None,
                 });
             }
         };
@@ -446,6 +460,20 @@ impl Extractor {
         if let Some(markdown) = &mut self.markdown {
             markdown.finish();
         }
+        let (page_type, confidence, cues) = if density.choice == Choice::Chain {
+            let cues = &mut self.plus.cues;
+            cues.read_declared(html.as_bytes());
+            cues.read_title(&self.title);
+            cues.count_prices(&self.text);
+            match url {
+                Some(url) => cues.read_url(url),
+                None => (cues.url, cues.url_depth) = (0, 0),
+            }
+            let (page_type, types) = cues.page_type();
+            (Some(page_type), Some(cues.confidence(&types)), Some(*cues))
+        } else {
+            (None, None, None)
+        };
         Ok(Extraction {
             title: &self.title,
             text: &self.text,
@@ -454,6 +482,9 @@ impl Extractor {
             lines: self.scratch.lines.len(),
             regions: self.scratch.regions.len(),
             selection,
+            page_type,
+            confidence,
+            cues,
         })
     }
 }
