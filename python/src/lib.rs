@@ -88,6 +88,16 @@ struct Extraction {
     /// otherwise, and for the element-based algorithms.
     #[pyo3(get)]
     markdown: Option<String>,
+    /// What kind of page it is: `article`, `forum`, `product`, `listing`,
+    /// `collection`, `documentation` or `service`; `None` for the
+    /// algorithms other than addanag-plus.
+    #[pyo3(get)]
+    page_type: Option<&'static str>,
+    /// The extraction's expected word-level F1 in [0, 1], to send the least
+    /// sure pages to another extractor; `None` for the algorithms other
+    /// than addanag-plus.
+    #[pyo3(get)]
+    confidence: Option<f64>,
     extras: Extras,
 }
 
@@ -146,8 +156,16 @@ thread_local! {
     static EXTRACTORS: RefCell<Vec<(Option<MarkdownOptions>, Extractor)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// What [`extract_here`] gives: title, text, encoding, Markdown.
-type Extracted = (String, String, &'static str, Option<String>);
+/// What [`extract_here`] gives: title, text, encoding, Markdown, page
+/// type and confidence.
+type Extracted = (
+    String,
+    String,
+    &'static str,
+    Option<String>,
+    Option<&'static str>,
+    Option<f64>,
+);
 
 /// Extracts with this thread's extractor for `algorithm` and `markdown`,
 /// links resolved against `url`, or `Err` past the page timeout (`None`:
@@ -168,6 +186,8 @@ fn extract_here(
             page.text.to_owned(),
             page.encoding,
             page.markdown.map(str::to_owned),
+            page.page_type.map(|t| t.as_str()),
+            page.confidence.map(f64::from),
         ))
     };
     EXTRACTORS.with(|cell| {
@@ -254,26 +274,31 @@ fn extract(
     let timeout = parse_page_timeout(page_timeout)?;
     let page_url = url.as_deref();
     let work = |raw: &[u8], charset: Option<&str>| {
-        let (title, text, encoding, markdown) =
+        let (title, text, encoding, markdown, page_type, confidence) =
             extract_here(algorithm, markdown, raw, charset, page_url, timeout)?;
         let extras = analyse_here(&options, &text);
-        Ok::<_, PageTimeout>((title, text, encoding, markdown, extras))
+        Ok::<_, PageTimeout>((
+            (title, text, encoding, markdown),
+            (page_type, confidence),
+            extras,
+        ))
     };
-    let (title, text, encoding, markdown, extras) = if let Ok(bytes) = html.cast::<PyBytes>() {
-        let raw = bytes.as_bytes();
-        let charset = content_type.and_then(crawlsift::http::charset);
-        py.detach(|| work(raw, charset))
-    } else if let Ok(string) = html.cast::<PyString>() {
-        let decoded = string.to_cow()?;
-        let raw = decoded.as_bytes();
-        py.detach(|| work(raw, Some("utf-8")))
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "html must be bytes or str, not {}",
-            html.get_type().name()?
-        )));
-    }
-    .map_err(|timeout| PyTimeoutError::new_err(timeout.to_string()))?;
+    let ((title, text, encoding, markdown), (page_type, confidence), extras) =
+        if let Ok(bytes) = html.cast::<PyBytes>() {
+            let raw = bytes.as_bytes();
+            let charset = content_type.and_then(crawlsift::http::charset);
+            py.detach(|| work(raw, charset))
+        } else if let Ok(string) = html.cast::<PyString>() {
+            let decoded = string.to_cow()?;
+            let raw = decoded.as_bytes();
+            py.detach(|| work(raw, Some("utf-8")))
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "html must be bytes or str, not {}",
+                html.get_type().name()?
+            )));
+        }
+        .map_err(|timeout| PyTimeoutError::new_err(timeout.to_string()))?;
     let Ok(extras) = extras else {
         return Ok(None);
     };
@@ -284,6 +309,8 @@ fn extract(
         algorithm: algorithm.name().to_owned(),
         url,
         markdown,
+        page_type,
+        confidence,
         extras,
     }))
 }

@@ -393,6 +393,8 @@ mod tests {
             algorithm: "addanag",
             lang: Some("de"),
             lang_score: 0.5,
+            page_type: Some("article"),
+            confidence: Some(0.75),
             markdown: None,
             signals: None,
             filters: None,

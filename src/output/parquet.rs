@@ -402,6 +402,10 @@ fn write_field(
                 ints.extend(v.map(i64::from));
             }
             Slot::F64(v) => doubles.push(v),
+            Slot::OptF64(v) => {
+                levels.push(i16::from(v.is_some()));
+                doubles.extend(v);
+            }
         }
     }
     let kind = FIELDS[index].kind;
@@ -423,7 +427,7 @@ fn write_field(
                 .typed::<Int32Type>()
                 .write_batch(&ints, levels, None)?;
         }
-        Kind::F64 => {
+        Kind::F64 | Kind::OptF64 => {
             writer
                 .typed::<DoubleType>()
                 .write_batch(&doubles, levels, None)?;
@@ -639,6 +643,8 @@ mod tests {
             algorithm: "addanag-plus".into(),
             lang: (i != 4).then(|| "en".into()),
             lang_score: i as f64 / 8.0,
+            page_type: (i != 5).then(|| "forum".into()),
+            confidence: (i != 5).then_some(i as f64 / 16.0),
             ..PageRow::default()
         }
     }
@@ -683,6 +689,12 @@ mod tests {
                         "lang" => out.lang = s(),
                         "lang_score" => match field {
                             Field::Double(x) => out.lang_score = *x,
+                            other => panic!("{name}: {other:?}"),
+                        },
+                        "page_type" => out.page_type = s(),
+                        "confidence" => match field {
+                            Field::Double(x) => out.confidence = Some(*x),
+                            Field::Null => out.confidence = None,
                             other => panic!("{name}: {other:?}"),
                         },
                         other => panic!("unexpected column {other}"),

@@ -313,6 +313,8 @@ impl Worker {
             algorithm: algorithm.name(),
             lang: analysis.lang,
             lang_score: analysis.lang_score,
+            page_type: extraction.page_type.map(|t| t.as_str()),
+            confidence: extraction.confidence.map(f64::from),
             // Present with `--markdown` only.
             markdown: self.markdown.then_some(extraction.markdown),
             // Present with `--signals` only (the analyser's `Config`).
