@@ -208,7 +208,7 @@ class CrawlsiftExtractor(BaseExtractor):
             the pages whose ``confidence`` is under ``fallback_below``
             (counted as ``fallback``); their text is its text.
         fallback_below: the confidence under which ``fallback`` is used
-            (default 0.7: about the least sure 15 % of pages, whose mean F1
+            (default 0.7: about the least sure 10 % of pages, whose mean F1
             is about .6 against about .9 for the others; ACCURACY.md §10).
     """
 
