@@ -410,7 +410,7 @@ impl Cues {
         }
         if segments
             .clone()
-            .last()
+            .next_back()
             .is_some_and(|s| s.split('-').count() >= 4)
         {
             bits |= UrlShape::SLUG;
