@@ -83,6 +83,15 @@ class Extraction:
     def minhash(self) -> Optional[List[int]]:
         """With ``minhash=True``: the 112 MinHash values (``None`` for texts of fewer than 5 words)."""
     @property
+    def page_type(self) -> Optional[str]:
+        """What kind of page it is: ``article``, ``forum``, ``product``, ``listing``,
+        ``collection``, ``documentation`` or ``service``; ``None`` for the algorithms
+        other than addanag-plus."""
+    @property
+    def confidence(self) -> Optional[float]:
+        """The extraction's expected word-level F1 in [0, 1], to send the least sure pages
+        to another extractor; ``None`` for the algorithms other than addanag-plus."""
+    @property
     def markdown(self) -> Optional[str]:
         """With ``markdown=True``: the main content as Markdown (headings, lists, GFM tables,
         fenced code, math as LaTeX), the same regions as ``text``; ``None`` otherwise and
@@ -162,6 +171,15 @@ class Page:
     @property
     def minhash(self) -> Optional[List[int]]:
         """With ``minhash=True``: the 112 MinHash values (``None`` for texts of fewer than 5 words)."""
+    @property
+    def page_type(self) -> Optional[str]:
+        """What kind of page it is: ``article``, ``forum``, ``product``, ``listing``,
+        ``collection``, ``documentation`` or ``service``; ``None`` for the algorithms
+        other than addanag-plus."""
+    @property
+    def confidence(self) -> Optional[float]:
+        """The extraction's expected word-level F1 in [0, 1], to send the least sure pages
+        to another extractor; ``None`` for the algorithms other than addanag-plus."""
     @property
     def markdown(self) -> Optional[str]:
         """With ``markdown=True``: the main content as Markdown (headings, lists, GFM tables,

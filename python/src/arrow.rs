@@ -476,7 +476,7 @@ pub(crate) fn extract_batch<'py>(
 }
 
 /// The columns of the page schema `extract_batch` gives.
-const EXTRACT_COLUMNS: [&str; 13] = [
+const EXTRACT_COLUMNS: [&str; 15] = [
     "url",
     "charset",
     "title",
@@ -490,6 +490,8 @@ const EXTRACT_COLUMNS: [&str; 13] = [
     "site_name",
     "description",
     "canonical_url",
+    "page_type",
+    "confidence",
 ];
 
 /// The batch of `extract_batch`: the outcomes as page rows through the
@@ -504,7 +506,7 @@ fn outcome_batch(
     let rows: Vec<PageRow> = outcomes
         .iter()
         .map(|outcome| match outcome {
-            Ok(((title, text, encoding, markdown, metadata), extras)) => PageRow {
+            Ok(((title, text, encoding, markdown, metadata, page_type, confidence), extras)) => PageRow {
                 charset: (*encoding).to_owned(),
                 title: title.clone(),
                 text: text.clone(),
@@ -514,6 +516,8 @@ fn outcome_batch(
                 site_name: metadata.site_name.clone(),
                 description: metadata.description.clone(),
                 canonical_url: metadata.canonical_url.clone(),
+                page_type: page_type.map(str::to_owned),
+                confidence: *confidence,
                 algorithm: algorithm.name().to_owned(),
                 lang: extras.lang.clone(),
                 lang_score: extras.lang_score,

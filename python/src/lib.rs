@@ -110,6 +110,16 @@ struct Extraction {
     /// resolved against `url` when that is given.
     #[pyo3(get)]
     canonical_url: Option<String>,
+    /// What kind of page it is: `article`, `forum`, `product`, `listing`,
+    /// `collection`, `documentation` or `service`; `None` for the
+    /// algorithms other than addanag-plus.
+    #[pyo3(get)]
+    page_type: Option<&'static str>,
+    /// The extraction's expected word-level F1 in [0, 1], to send the least
+    /// sure pages to another extractor; `None` for the algorithms other
+    /// than addanag-plus.
+    #[pyo3(get)]
+    confidence: Option<f64>,
     extras: Extras,
 }
 
@@ -168,13 +178,16 @@ thread_local! {
     static EXTRACTORS: RefCell<Vec<(Option<MarkdownOptions>, Extractor)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// What [`extract_here`] gives: title, text, encoding, Markdown, metadata.
+/// What [`extract_here`] gives: title, text, encoding, Markdown, metadata,
+/// page type and confidence.
 type Extracted = (
     String,
     String,
     &'static str,
     Option<String>,
     crawlsift::Metadata,
+    Option<&'static str>,
+    Option<f64>,
 );
 
 /// Extracts with this thread's extractor for `algorithm` and `markdown`,
@@ -197,6 +210,8 @@ fn extract_here(
             page.encoding,
             page.markdown.map(str::to_owned),
             page.metadata.clone(),
+            page.page_type.map(|t| t.as_str()),
+            page.confidence.map(f64::from),
         ))
     };
     EXTRACTORS.with(|cell| {
@@ -283,12 +298,16 @@ fn extract(
     let timeout = parse_page_timeout(page_timeout)?;
     let page_url = url.as_deref();
     let work = |raw: &[u8], charset: Option<&str>| {
-        let (title, text, encoding, markdown, metadata) =
+        let (title, text, encoding, markdown, metadata, page_type, confidence) =
             extract_here(algorithm, markdown, raw, charset, page_url, timeout)?;
         let extras = analyse_here(&options, &text);
-        Ok::<_, PageTimeout>((title, text, encoding, markdown, metadata, extras))
+        Ok::<_, PageTimeout>((
+            (title, text, encoding, markdown),
+            (metadata, page_type, confidence),
+            extras,
+        ))
     };
-    let (title, text, encoding, markdown, metadata, extras) =
+    let ((title, text, encoding, markdown), (metadata, page_type, confidence), extras) =
         if let Ok(bytes) = html.cast::<PyBytes>() {
             let raw = bytes.as_bytes();
             let charset = content_type.and_then(crawlsift::http::charset);
@@ -320,6 +339,8 @@ fn extract(
         site_name: metadata.site_name,
         description: metadata.description,
         canonical_url: metadata.canonical_url,
+        page_type,
+        confidence,
         extras,
     }))
 }

@@ -73,6 +73,62 @@ def test_crawlsift_extractor_after_datatrove_warc_reader(tmp_path, shared, cli_r
     assert same >= 0.9 * len(docs), (same, len(docs))
 
 
+def extractor_run(tmp_path, extractor, name):
+    """datatrove's WarcReader -> extractor -> JsonlWriter on the dolma sample: the documents written."""
+    out = tmp_path / name
+    LocalPipelineExecutor(
+        pipeline=[WarcReader(str(WARCS_DIR[0]), glob_pattern=WARC), extractor, JsonlWriter(str(out))],
+        tasks=1,
+        logging_dir=str(tmp_path / f"logs-{name}"),
+    ).run()
+    return {d["id"]: d for d in written(out)}
+
+
+WARCS_DIR = []
+
+
+def test_pages_under_the_confidence_threshold_go_to_the_fallback(tmp_path, shared):
+    """Each document carries its page type and confidence; exactly those under
+    ``fallback_below`` get the fallback's text: a real second datatrove extractor
+    (crawlsift's whole-page baseline, ``plain``) or a plain callable."""
+    pytest.importorskip("warcio")
+    WARCS_DIR[:] = [shared / "warc"]
+    alone = extractor_run(tmp_path, CrawlsiftExtractor(), "alone")
+    confidences = sorted(d["metadata"]["confidence"] for d in alone.values())
+    assert len(confidences) > 10
+    assert all(0 <= c <= 1 for c in confidences)
+    assert all(d["metadata"]["page_type"] in crawlsift_types() for d in alone.values())
+    assert not any(d["metadata"]["fallback"] for d in alone.values())
+    # A threshold between the pages' confidences: some pages are routed, not all.
+    below = confidences[len(confidences) // 2]
+    plain = CrawlsiftExtractor(algorithm="plain")
+    routed = extractor_run(tmp_path, CrawlsiftExtractor(fallback=plain, fallback_below=below), "routed")
+    for doc_id, doc in routed.items():
+        low = alone[doc_id]["metadata"]["confidence"] < below if doc_id in alone else True
+        assert doc["metadata"]["fallback"] == low, doc_id
+        if doc_id in alone and not low:
+            assert doc["text"] == alone[doc_id]["text"]
+    sent = [d for d in routed.values() if d["metadata"]["fallback"]]
+    assert 0 < len(sent) < len(routed)
+    # The whole-page baseline gives more text than the main text it replaces.
+    longer = sum(len(d["text"]) > len(alone[d["id"]]["text"]) for d in sent if d["id"] in alone)
+    assert longer >= 0.8 * len(sent), (longer, len(sent))
+    # A plain callable, given the document's HTML.
+    seen = []
+    mark = extractor_run(
+        tmp_path,
+        CrawlsiftExtractor(fallback=lambda html: seen.append(html) or "FALLBACK " + str(len(html)), fallback_below=below),
+        "callable",
+    )
+    assert len(seen) == sum(d["metadata"]["fallback"] for d in mark.values()) > 0
+    assert all("<" in html for html in seen)
+    assert all(d["text"].startswith("FALLBACK ") == d["metadata"]["fallback"] for d in mark.values())
+
+
+def crawlsift_types():
+    return {"article", "forum", "product", "listing", "collection", "documentation", "service"}
+
+
 def test_unknown_algorithm_fails_at_construction():
     with pytest.raises(ValueError):
         CrawlsiftExtractor(algorithm="no-such-algorithm")

@@ -409,6 +409,8 @@ mod tests {
             site_name: None,
             description: None,
             canonical_url: None,
+            page_type: Some("article"),
+            confidence: Some(0.75),
             markdown: None,
             signals: None,
             filters: None,

@@ -408,6 +408,10 @@ fn write_field(
                 ints.extend(v.map(i64::from));
             }
             Slot::F64(v) => doubles.push(v),
+            Slot::OptF64(v) => {
+                levels.push(i16::from(v.is_some()));
+                doubles.extend(v);
+            }
         }
     }
     let kind = FIELDS[index].kind;
@@ -429,7 +433,7 @@ fn write_field(
                 .typed::<Int32Type>()
                 .write_batch(&ints, levels, None)?;
         }
-        Kind::F64 => {
+        Kind::F64 | Kind::OptF64 => {
             writer
                 .typed::<DoubleType>()
                 .write_batch(&doubles, levels, None)?;
@@ -647,6 +651,8 @@ mod tests {
             lang_score: i as f64 / 8.0,
             author: (i != 5).then(|| format!("Author {i}")),
             date_published: (i == 2).then(|| "2025-09-04".into()),
+            page_type: (i != 5).then(|| "forum".into()),
+            confidence: (i != 5).then_some(i as f64 / 16.0),
             ..PageRow::default()
         }
     }
@@ -699,6 +705,12 @@ mod tests {
                         "site_name" => out.site_name = s(),
                         "description" => out.description = s(),
                         "canonical_url" => out.canonical_url = s(),
+                        "page_type" => out.page_type = s(),
+                        "confidence" => match field {
+                            Field::Double(x) => out.confidence = Some(*x),
+                            Field::Null => out.confidence = None,
+                            other => panic!("{name}: {other:?}"),
+                        },
                         other => panic!("unexpected column {other}"),
                     }
                 }

@@ -28,12 +28,17 @@ pub enum Kind {
     OptU16,
     /// A 64-bit float (Parquet DOUBLE, Spark `double`).
     F64,
+    /// A 64-bit float or null.
+    OptF64,
 }
 
 impl Kind {
     /// Whether the field may be null.
     pub fn nullable(self) -> bool {
-        matches!(self, Kind::OptStr | Kind::OptU64 | Kind::OptU16)
+        matches!(
+            self,
+            Kind::OptStr | Kind::OptU64 | Kind::OptU16 | Kind::OptF64
+        )
     }
 
     /// The Spark SQL type name of the field.
@@ -42,7 +47,7 @@ impl Kind {
             Kind::Str | Kind::OptStr => "string",
             Kind::U64 | Kind::OptU64 => "long",
             Kind::OptU16 => "integer",
-            Kind::F64 => "double",
+            Kind::F64 | Kind::OptF64 => "double",
         }
     }
 
@@ -57,7 +62,7 @@ impl Kind {
             Kind::Str | Kind::OptStr => return format!("{repetition} binary {name} (STRING);"),
             Kind::U64 | Kind::OptU64 => "int64",
             Kind::OptU16 => "int32",
-            Kind::F64 => "double",
+            Kind::F64 | Kind::OptF64 => "double",
         };
         format!("{repetition} {physical} {name};")
     }
@@ -84,7 +89,7 @@ pub enum Value<'a> {
     U64(u64),
     /// [`Kind::OptU16`] when present, widened.
     U16(u16),
-    /// [`Kind::F64`].
+    /// [`Kind::F64`], or [`Kind::OptF64`] when present.
     F64(f64),
     /// A null of an optional field.
     Null,
@@ -105,6 +110,8 @@ pub enum Slot<'a> {
     OptU16(Option<u16>),
     /// A [`Kind::F64`] field.
     F64(f64),
+    /// A [`Kind::OptF64`] field.
+    OptF64(Option<f64>),
 }
 
 /// The Rust types of a field kind, borrowed and owned.
@@ -137,7 +144,7 @@ macro_rules! copied {
         }
     )*};
 }
-copied!(u64, Option<u64>, Option<u16>, f64);
+copied!(u64, Option<u64>, Option<u16>, f64, Option<f64>);
 
 /// A row field seen through its page type again.
 trait Borrowed<'a> {
@@ -225,6 +232,19 @@ impl<'a> Borrowed<'a> for f64 {
     }
 }
 
+impl<'a> Borrowed<'a> for Option<f64> {
+    type Page = Option<f64>;
+    fn as_page(&'a self) -> Option<f64> {
+        *self
+    }
+    fn value(&'a self) -> Value<'a> {
+        self.map_or(Value::Null, Value::F64)
+    }
+    fn slot(&'a mut self) -> Slot<'a> {
+        Slot::OptF64(*self)
+    }
+}
+
 /// The borrowed type of a kind (in [`Page`]).
 macro_rules! page_type {
     ($a:lifetime, Str) => { &$a str };
@@ -233,6 +253,7 @@ macro_rules! page_type {
     ($a:lifetime, OptU64) => { Option<u64> };
     ($a:lifetime, OptU16) => { Option<u16> };
     ($a:lifetime, F64) => { f64 };
+    ($a:lifetime, OptF64) => { Option<f64> };
 }
 
 /// The owned type of a kind (in [`PageRow`]).
@@ -243,6 +264,7 @@ macro_rules! row_type {
     (OptU64) => { Option<u64> };
     (OptU16) => { Option<u16> };
     (F64) => { f64 };
+    (OptF64) => { Option<f64> };
 }
 
 /// Defines [`Page`], [`PageRow`] and [`FIELDS`] from the table of fields.
@@ -407,6 +429,10 @@ page_schema! {
     description: OptStr,
     /// The page's canonical URL (`<link rel=canonical>`, `og:url`), resolved against `url`; null when it names none.
     canonical_url: OptStr,
+    /// What kind of page it is: article, forum, product, listing, collection, documentation or service (addanag-plus's model; null for the other algorithms).
+    page_type: OptStr,
+    /// The extraction's expected word-level F1 in [0, 1], to route the least sure pages to another extractor (addanag-plus's model; null for the other algorithms).
+    confidence: OptF64,
 }
 
 /// The exact key as JSON and Parquet write it: 16 lowercase hex digits.
@@ -461,8 +487,11 @@ mod tests {
                 (Kind::Str | Kind::OptStr, Value::Str(_))
                     | (Kind::U64 | Kind::OptU64, Value::U64(_))
                     | (Kind::OptU16, Value::U16(_))
-                    | (Kind::F64, Value::F64(_))
-                    | (Kind::OptStr | Kind::OptU64 | Kind::OptU16, Value::Null)
+                    | (Kind::F64 | Kind::OptF64, Value::F64(_))
+                    | (
+                        Kind::OptStr | Kind::OptU64 | Kind::OptU16 | Kind::OptF64,
+                        Value::Null
+                    )
             );
             assert!(fits, "{}: {value:?}", field.name);
         }

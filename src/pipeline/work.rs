@@ -319,6 +319,8 @@ impl Worker {
             site_name: extraction.metadata.site_name.as_deref(),
             description: extraction.metadata.description.as_deref(),
             canonical_url: extraction.metadata.canonical_url.as_deref(),
+            page_type: extraction.page_type.map(|t| t.as_str()),
+            confidence: extraction.confidence.map(f64::from),
             // Present with `--markdown` only.
             markdown: self.markdown.then_some(extraction.markdown),
             // Present with `--signals` only (the analyser's `Config`).

@@ -5,7 +5,7 @@ use super::dataset::{read_text, Dataset, Page};
 use super::metric::{Score, Scorer};
 use super::EvalError;
 use cpu_time::ThreadTime;
-use crawlsift_extract::{Algorithm, Extractor};
+use crawlsift_extract::{algorithms::PageType, Algorithm, Extractor};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -46,6 +46,10 @@ pub enum Origin {
         html_bytes: usize,
         /// Thread CPU time the extraction took.
         cpu: Duration,
+        /// The page type the extractor gave (addanag-plus only).
+        page_type: Option<PageType>,
+        /// The confidence the extractor gave (addanag-plus only).
+        confidence: Option<f32>,
     },
     /// Read from the source's `<id>.txt` prediction file.
     Predicted,
@@ -199,13 +203,17 @@ impl Worker {
                     let extractor =
                         extractor.get_or_insert_with(|| Extractor::new(*algorithm).with_gap(*gap));
                     let start = ThreadTime::try_now().map_err(EvalError::CpuClock)?;
-                    let text = extractor.extract(html, None).text;
+                    // The URL, when the page's meta has one, as a crawl gives it.
+                    let url = page.meta.get("url").and_then(|u| u.as_str());
+                    let extraction = extractor.extract_at(html, None, url);
                     let cpu = start.try_elapsed().map_err(EvalError::CpuClock)?;
                     (
-                        text,
+                        extraction.text,
                         Origin::Extracted {
                             html_bytes: html.len(),
                             cpu,
+                            page_type: extraction.page_type,
+                            confidence: extraction.confidence,
                         },
                     )
                 }
@@ -261,6 +269,14 @@ pub struct Summary {
     /// Raw HTML MB per second of extraction CPU time (one core); none for
     /// predictions.
     pub mb_per_s: Option<f64>,
+    /// The share of the pages whose `meta.jsonl` `page_type` the extractor
+    /// gave, over the pages with one; none without such pages or types.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_type_accuracy: Option<f64>,
+    /// Spearman's rank correlation of the extractor's confidence with the
+    /// pages' F1; none without confidences.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence_spearman: Option<f64>,
 }
 
 /// One summary per dataset × source over all pages, then, with `by`, one per
@@ -296,7 +312,9 @@ pub fn summarise(
                 results
                     .iter()
                     .fold((0usize, Duration::ZERO), |(b, t), r| match r.origin {
-                        Origin::Extracted { html_bytes, cpu } => (b + html_bytes, t + cpu),
+                        Origin::Extracted {
+                            html_bytes, cpu, ..
+                        } => (b + html_bytes, t + cpu),
                         _ => (b, t),
                     });
             Summary {
@@ -312,9 +330,93 @@ pub fn summarise(
                 mean_f1: mean(|s| s.f1),
                 median_f1: median(&f1s),
                 mb_per_s: (!cpu.is_zero()).then(|| bytes as f64 / 1e6 / cpu.as_secs_f64()),
+                page_type_accuracy: type_accuracy(datasets.get(d), &results),
+                confidence_spearman: confidence_spearman(&results),
             }
         })
         .collect()
+}
+
+/// The share of `results` whose page type is their page's `meta.jsonl`
+/// `page_type`, over those with both.
+fn type_accuracy(dataset: Option<&Dataset>, results: &[&PageResult]) -> Option<f64> {
+    let (mut right, mut all) = (0usize, 0usize);
+    for r in results {
+        let Origin::Extracted {
+            page_type: Some(predicted),
+            ..
+        } = r.origin
+        else {
+            continue;
+        };
+        let label = dataset
+            .and_then(|d| d.pages.get(r.page))
+            .and_then(|p| p.meta.get("page_type"))
+            .and_then(|t| t.as_str());
+        if let Some(label) = label {
+            all += 1;
+            right += usize::from(label == predicted.as_str());
+        }
+    }
+    (all > 0).then(|| right as f64 / all as f64)
+}
+
+/// Spearman's rank correlation of the results' confidences with their F1
+/// (ties ranked by their mean rank), over the results with a confidence.
+fn confidence_spearman(results: &[&PageResult]) -> Option<f64> {
+    let pairs: Vec<(f64, f64)> = results
+        .iter()
+        .filter_map(|r| match r.origin {
+            Origin::Extracted {
+                confidence: Some(c),
+                ..
+            } => Some((f64::from(c), r.score.f1)),
+            _ => None,
+        })
+        .collect();
+    if pairs.len() < 2 {
+        return None;
+    }
+    let a = ranks(pairs.iter().map(|p| p.0));
+    let b = ranks(pairs.iter().map(|p| p.1));
+    pearson(&a, &b)
+}
+
+/// The ranks of `values` from 0, ties given their mean rank.
+fn ranks(values: impl Iterator<Item = f64>) -> Vec<f64> {
+    let mut order: Vec<(usize, f64)> = values.enumerate().collect();
+    order.sort_by(|x, y| x.1.total_cmp(&y.1));
+    let mut ranks = vec![0.0; order.len()];
+    let mut start = 0;
+    while start < order.len() {
+        let value = order.get(start).map_or(0.0, |o| o.1);
+        let end = order
+            .iter()
+            .skip(start)
+            .position(|o| o.1 != value)
+            .map_or(order.len(), |n| start + n);
+        let mean = (start + end - 1) as f64 / 2.0;
+        for &(i, _) in order.get(start..end).unwrap_or_default() {
+            if let Some(r) = ranks.get_mut(i) {
+                *r = mean;
+            }
+        }
+        start = end;
+    }
+    ranks
+}
+
+/// Pearson's correlation of `a` and `b`; none when either is constant.
+fn pearson(a: &[f64], b: &[f64]) -> Option<f64> {
+    let n = a.len() as f64;
+    let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
+    let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
+    for (x, y) in a.iter().zip(b) {
+        ab += (x - ma) * (y - mb);
+        aa += (x - ma) * (x - ma);
+        bb += (y - mb) * (y - mb);
+    }
+    (aa > 0.0 && bb > 0.0).then(|| ab / (aa * bb).sqrt())
 }
 
 /// The median of sorted values; 0 for none.
@@ -333,6 +435,20 @@ fn median(sorted: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spearman_ranks_with_ties() {
+        assert_eq!(
+            ranks([3.0, 1.0, 2.0, 1.0].into_iter()),
+            [3.0, 0.5, 2.0, 0.5]
+        );
+        let a = ranks([1.0, 2.0, 3.0, 4.0].into_iter());
+        let b = ranks([10.0, 20.0, 15.0, 40.0].into_iter());
+        // d² = 0 + 1 + 1 + 0: 1 − 6·2 / (4·15) = 0.8.
+        let rho = pearson(&a, &b).unwrap_or_default();
+        assert!((rho - 0.8).abs() < 1e-12, "{rho}");
+        assert_eq!(pearson(&a, &[1.0; 4]), None);
+    }
 
     #[test]
     fn median_of_odd_even_and_empty() {

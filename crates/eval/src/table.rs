@@ -72,6 +72,8 @@ pub fn markdown(summaries: &[Summary]) -> String {
         "mean F1",
         "median F1",
         "MB/s/core",
+        "page type right",
+        "confidence ρ",
     ]);
     row(&mut out, "dataset", &headings);
     rule(&mut out, headings.len() + 1);
@@ -86,6 +88,9 @@ pub fn markdown(summaries: &[Summary]) -> String {
             s.mb_per_s
                 .map_or_else(|| "–".to_string(), |v| format!("{v:.1}")),
         );
+        for v in [s.page_type_accuracy, s.confidence_spearman] {
+            cells.push(v.map_or_else(|| "–".to_string(), |v| format!("{v:.3}")));
+        }
         row(&mut out, &s.dataset, &cells);
     }
     out
@@ -184,6 +189,8 @@ mod tests {
             mean_f1: f1,
             median_f1: 0.125,
             mb_per_s: None,
+            page_type_accuracy: None,
+            confidence_spearman: None,
         }
     }
 

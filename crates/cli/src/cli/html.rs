@@ -70,6 +70,8 @@ struct JsonPage<'a> {
     regions: usize,
     selected_lines: Option<(usize, usize)>,
     selected_regions: Option<(usize, usize)>,
+    page_type: Option<&'a str>,
+    confidence: Option<f32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     markdown: Option<Option<&'a str>>,
     #[serde(flatten)]
@@ -133,6 +135,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 regions: page.regions,
                 selected_lines: page.selection.map(|s| s.lines),
                 selected_regions: page.selection.map(|s| s.regions),
+                page_type: page.page_type.map(|t| t.as_str()),
+                confidence: page.confidence,
                 markdown: args.markdown.then_some(page.markdown),
                 analysis: analyser.analyse(page.text),
                 author: page.metadata.author.as_deref(),

@@ -11,6 +11,7 @@ mod dana;
 mod danag;
 mod elements;
 mod filters;
+pub mod page_type;
 
 use crate::budget::{Budget, PageTimeout};
 use crate::charset;
@@ -22,6 +23,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 pub use crate::density::markdown::MarkdownOptions;
+pub use page_type::{Cues, PageType};
 
 /// Every algorithm crawlsift implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -215,6 +217,14 @@ pub struct Extraction<'a> {
     pub regions: usize,
     /// The chosen regions and lines, if any.
     pub selection: Option<Selection>,
+    /// What kind of page it is (addanag-plus only: `None` for the other
+    /// algorithms), see [`page_type`].
+    pub page_type: Option<PageType>,
+    /// The extraction's expected word-level F1, in [0, 1] (addanag-plus
+    /// only), see [`page_type`].
+    pub confidence: Option<f32>,
+    /// The cues both are computed from (addanag-plus only).
+    pub cues: Option<Cues>,
 }
 
 /// Extracts main text with one algorithm, reusing its buffers across pages.
@@ -419,6 +429,9 @@ impl Extractor {
                     lines: counts.lines,
                     regions: counts.runs,
                     selection: None,
+                    page_type: None,
+                    confidence: None,
+                    cues: None,
                 });
             }
         };
@@ -468,6 +481,20 @@ impl Extractor {
         if let Some(markdown) = &mut self.markdown {
             markdown.finish();
         }
+        let (page_type, confidence, cues) = if density.choice == Choice::Chain {
+            let cues = &mut self.plus.cues;
+            cues.read_declared(html.as_bytes());
+            cues.read_title(&self.title);
+            cues.count_prices(&self.text);
+            match url {
+                Some(url) => cues.read_url(url),
+                None => (cues.url, cues.url_depth) = (0, 0),
+            }
+            let (page_type, types) = cues.page_type();
+            (Some(page_type), Some(cues.confidence(&types)), Some(*cues))
+        } else {
+            (None, None, None)
+        };
         Ok(Extraction {
             title: &self.title,
             text: &self.text,
@@ -477,6 +504,9 @@ impl Extractor {
             lines: self.scratch.lines.len(),
             regions: self.scratch.regions.len(),
             selection,
+            page_type,
+            confidence,
+            cues,
         })
     }
 

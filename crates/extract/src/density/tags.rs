@@ -11,13 +11,14 @@
 use super::kernel::{Baseline, Isa, Kernels, Task, Vector, V128};
 use super::names::{self, Key, Table, WINDOW};
 use super::Cleaning;
-use memchr::{memchr, memchr3, memmem::Finder};
+use memchr::{memchr, memchr2, memchr3, memmem::Finder};
 use std::sync::LazyLock;
 
 /// Searchers for the ends of comments and dropped elements, built once:
 /// building a `memmem` searcher costs more than most searches here.
 static COMMENT_END: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"-->"));
 static CLOSING_TAG: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"</"));
+static ESCAPE_START: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"<!--"));
 
 /// What a tag means for line densities and for text out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -565,7 +566,12 @@ fn skip_element_with<I: Isa>(
     kind: SkipKind,
     isa: I,
 ) -> Tag {
-    match find_closing(html, open_end, name, isa) {
+    let closing = if name.eq_ignore_ascii_case(b"script") {
+        find_script_end(html, open_end, isa)
+    } else {
+        find_closing(html, open_end, name, isa)
+    };
+    match closing {
         Some((close_start, close_end)) => {
             let title = (kind == SkipKind::Title).then_some((open_end, close_start));
             Tag {
@@ -592,23 +598,120 @@ fn unclosed_tag(open_end: usize, kind: SkipKind, html: &[u8]) -> Tag {
     }
 }
 
-/// The byte range of the first `</name…>` at or after `from` (ASCII
-/// case-insensitive). Inlined into [`skip_element`]'s copy for `isa`, whose
-/// instructions its kernel needs.
+/// The byte range of the first end tag `</name` at or after `from` (ASCII
+/// case-insensitive), the name followed by whitespace, `/` or `>` as the
+/// HTML5 tokenizer's end tag states require (`</scriptx>`, `</style-x>` and
+/// a `</title` at the end of the page are text). Without escape states: the
+/// end of RAWTEXT (`<style>`, `<noscript>`, `<iframe>`) and RCDATA
+/// (`<title>`, `<textarea>`) elements, and of the other dropped elements.
+/// Inlined into [`skip_element`]'s copy for `isa`, whose instructions its
+/// kernel needs.
 #[inline(always)]
 fn find_closing<I: Isa>(html: &[u8], from: usize, name: &[u8], isa: I) -> Option<(usize, usize)> {
     let mut at = from;
     loop {
         let start = next_closing_start(html, at, isa)?;
-        let after = html.get(start + 2..)?;
-        let candidate = after.get(..name.len())?;
-        let boundary = after
-            .get(name.len())
-            .is_none_or(|&b| !b.is_ascii_alphanumeric());
-        if candidate.eq_ignore_ascii_case(name) && boundary {
+        if is_end_tag(html, start + 2, name) {
             return Some((start, tag_end(html, start)));
         }
         at = start + 1;
+    }
+}
+
+/// Whether `html[at..]` starts with `name` (ASCII case-insensitive)
+/// followed by one of the bytes that end a tag name: whitespace, `/`, `>`.
+/// A carriage return counts as whitespace: the tokenizer reads it as a
+/// line feed.
+#[inline(always)]
+fn is_end_tag(html: &[u8], at: usize, name: &[u8]) -> bool {
+    let Some(after) = html.get(at..) else {
+        return false;
+    };
+    after
+        .get(..name.len())
+        .is_some_and(|candidate| candidate.eq_ignore_ascii_case(name))
+        && after
+            .get(name.len())
+            .is_some_and(|&b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>'))
+}
+
+/// The byte range of the end tag of a `<script>` whose content starts at
+/// `from`, by the HTML5 tokenizer's script data states: in the plain state
+/// the first `</script` end tag ([`find_closing`]) closes it, but `<!--`
+/// enters the *escaped* state, where `<script` (followed by whitespace, `/`
+/// or `>`) enters the *double-escaped* state, in which `</script` only
+/// leaves to the escaped state again; `-->` in either returns to the plain
+/// state. So `<script><!-- document.write("<script>…</script>") --></script>`
+/// is one element, as in browsers.
+///
+/// Linear: the plain state's next end tag is sought once and kept while the
+/// walk stays before it, `<!--` is sought with `memmem` and the escaped
+/// states step from `<` or `>` to the next with `memchr2`.
+#[inline(always)]
+fn find_script_end<I: Isa>(html: &[u8], from: usize, isa: I) -> Option<(usize, usize)> {
+    let mut at = from;
+    let mut closing = find_closing(html, at, b"script", isa);
+    loop {
+        let limit = closing.map_or(html.len(), |(start, _)| start);
+        let Some(escape) = html
+            .get(at..limit)
+            .and_then(|plain| ESCAPE_START.find(plain))
+        else {
+            return closing;
+        };
+        match script_escaped(html, at + escape + 4)? {
+            Escaped::Ends(start) => return Some((start, tag_end(html, start))),
+            Escaped::Plain(back) => {
+                at = back;
+                if closing.is_some_and(|(start, _)| start < at) {
+                    closing = find_closing(html, at, b"script", isa);
+                }
+            }
+        }
+    }
+}
+
+/// How a script's escaped text (from `<!--`) ends.
+enum Escaped {
+    /// With the script's end tag, starting at this offset.
+    Ends(usize),
+    /// With `-->`: the plain state resumes at this offset.
+    Plain(usize),
+}
+
+/// Walks a script's text in the script data escaped state from `at` (just
+/// past `<!--`), through the double-escaped state, to where it ends
+/// ([`Escaped`]); `None` when the page ends first (the script runs to the
+/// end). A `>` ends either state when the two bytes before it are `--`:
+/// every `-` is read in one of the two states, the `<!--` that opened
+/// them included.
+fn script_escaped(html: &[u8], mut at: usize) -> Option<Escaped> {
+    let mut double = false;
+    loop {
+        let found = at + memchr2(b'<', b'>', html.get(at..)?)?;
+        if html.get(found) == Some(&b'>') {
+            if html.get(found.saturating_sub(2)..found) == Some(b"--") {
+                return Some(Escaped::Plain(found + 1));
+            }
+            at = found + 1;
+            continue;
+        }
+        let next = html.get(found + 1).copied();
+        if next == Some(b'/') && is_end_tag(html, found + 2, b"script") {
+            if !double {
+                return Some(Escaped::Ends(found));
+            }
+            // `</script` and its delimiter: back to the escaped state.
+            double = false;
+            at = found + 9;
+        } else if !double && is_end_tag(html, found + 1, b"script") {
+            // `<script` and its delimiter (a name of letters only: the
+            // tokenizer's buffer stops at the first other byte).
+            double = true;
+            at = found + 8;
+        } else {
+            at = found + 1;
+        }
     }
 }
 
@@ -648,13 +751,22 @@ mod tests {
                     let start = from + i;
                     let after = html.get(start + 2..)?;
                     let candidate = after.get(..6)?;
-                    let boundary = after.get(6).is_none_or(|&b| !b.is_ascii_alphanumeric());
+                    let boundary = after.get(6).is_some_and(|&b| b"\t\n\x0c\r /><".contains(&b) && b != b'<');
                     (candidate.eq_ignore_ascii_case(b"script") && boundary).then(|| (start, tag_end(html, start)))
                 })
             });
             for_each_isa!(|isa| {
                 prop_assert_eq!(next_closing_start(html, from, isa), first);
                 prop_assert_eq!(find_closing(html, from, b"script", isa), reference);
+            });
+        }
+
+        #[test]
+        fn script_end_follows_the_tokenizer_states(html in "(<!--|-->|--|-|>|<|</|<script|</script|<SCRIPT|</Script|<scripts|</scriptx|[ />\n]|[a-z]{1,3}){0,40}") {
+            let html = html.as_bytes();
+            let expected = script_end_by_states(html);
+            for_each_isa!(|isa| {
+                prop_assert_eq!(find_script_end(html, 0, isa).map(|(start, _)| start), expected);
             });
         }
 
@@ -688,6 +800,241 @@ mod tests {
             };
             prop_assert_eq!(read.key, key);
         }
+    }
+
+    /// The start of the end tag of a script whose text is `html`, found
+    /// the way the HTML5 tokenizer walks it: one byte at a time through
+    /// the script data states (§13.2.5.4–5.27), named as in the standard.
+    fn script_end_by_states(html: &[u8]) -> Option<usize> {
+        #[derive(Clone, Copy, PartialEq)]
+        enum S {
+            Data,
+            LessThan,
+            EndTagOpen,
+            EndTagName,
+            EscapeStart,
+            EscapeStartDash,
+            Escaped,
+            EscapedDash,
+            EscapedDashDash,
+            EscapedLessThan,
+            EscapedEndTagOpen,
+            EscapedEndTagName,
+            DoubleEscapeStart,
+            DoubleEscaped,
+            DoubleEscapedDash,
+            DoubleEscapedDashDash,
+            DoubleEscapedLessThan,
+            DoubleEscapeEnd,
+        }
+        let delimiter = |b: u8| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>');
+        let (mut state, mut buffer, mut tag_start) = (S::Data, Vec::new(), 0);
+        let mut i = 0;
+        while let Some(&c) = html.get(i) {
+            let mut reconsume = false;
+            state = match state {
+                S::Data => match c {
+                    b'<' => {
+                        tag_start = i;
+                        S::LessThan
+                    }
+                    _ => S::Data,
+                },
+                S::LessThan => match c {
+                    b'/' => {
+                        buffer.clear();
+                        S::EndTagOpen
+                    }
+                    b'!' => S::EscapeStart,
+                    _ => {
+                        reconsume = true;
+                        S::Data
+                    }
+                },
+                S::EndTagOpen | S::EscapedEndTagOpen if c.is_ascii_alphabetic() => {
+                    reconsume = true;
+                    if state == S::EndTagOpen {
+                        S::EndTagName
+                    } else {
+                        S::EscapedEndTagName
+                    }
+                }
+                S::EndTagOpen => {
+                    reconsume = true;
+                    S::Data
+                }
+                S::EscapedEndTagOpen => {
+                    reconsume = true;
+                    S::Escaped
+                }
+                S::EndTagName | S::EscapedEndTagName => {
+                    if delimiter(c) && buffer == b"script" {
+                        return Some(tag_start);
+                    }
+                    if c.is_ascii_alphabetic() {
+                        buffer.push(c.to_ascii_lowercase());
+                        state
+                    } else {
+                        reconsume = true;
+                        if state == S::EndTagName {
+                            S::Data
+                        } else {
+                            S::Escaped
+                        }
+                    }
+                }
+                S::EscapeStart => match c {
+                    b'-' => S::EscapeStartDash,
+                    _ => {
+                        reconsume = true;
+                        S::Data
+                    }
+                },
+                S::EscapeStartDash => match c {
+                    b'-' => S::EscapedDashDash,
+                    _ => {
+                        reconsume = true;
+                        S::Data
+                    }
+                },
+                S::Escaped | S::EscapedDash | S::EscapedDashDash => match c {
+                    b'-' if state == S::Escaped => S::EscapedDash,
+                    b'-' => S::EscapedDashDash,
+                    b'<' => {
+                        tag_start = i;
+                        S::EscapedLessThan
+                    }
+                    b'>' if state == S::EscapedDashDash => S::Data,
+                    _ => S::Escaped,
+                },
+                S::EscapedLessThan => match c {
+                    b'/' => {
+                        buffer.clear();
+                        S::EscapedEndTagOpen
+                    }
+                    c if c.is_ascii_alphabetic() => {
+                        buffer.clear();
+                        reconsume = true;
+                        S::DoubleEscapeStart
+                    }
+                    _ => {
+                        reconsume = true;
+                        S::Escaped
+                    }
+                },
+                S::DoubleEscapeStart | S::DoubleEscapeEnd => {
+                    let (matched, otherwise) = if state == S::DoubleEscapeStart {
+                        (S::DoubleEscaped, S::Escaped)
+                    } else {
+                        (S::Escaped, S::DoubleEscaped)
+                    };
+                    if delimiter(c) {
+                        if buffer == b"script" {
+                            matched
+                        } else {
+                            otherwise
+                        }
+                    } else if c.is_ascii_alphabetic() {
+                        buffer.push(c.to_ascii_lowercase());
+                        state
+                    } else {
+                        reconsume = true;
+                        otherwise
+                    }
+                }
+                S::DoubleEscaped | S::DoubleEscapedDash | S::DoubleEscapedDashDash => match c {
+                    b'-' if state == S::DoubleEscaped => S::DoubleEscapedDash,
+                    b'-' => S::DoubleEscapedDashDash,
+                    b'<' => S::DoubleEscapedLessThan,
+                    b'>' if state == S::DoubleEscapedDashDash => S::Data,
+                    _ => S::DoubleEscaped,
+                },
+                S::DoubleEscapedLessThan => match c {
+                    b'/' => {
+                        buffer.clear();
+                        S::DoubleEscapeEnd
+                    }
+                    _ => {
+                        reconsume = true;
+                        S::DoubleEscaped
+                    }
+                },
+            };
+            if !reconsume {
+                i += 1;
+            }
+        }
+        None
+    }
+
+    /// The text after the script element that starts `html`.
+    fn after_script(html: &[u8]) -> &str {
+        let end = parse(html, 0, Cleaning::Furniture, Baseline).map_or(0, |t| t.end);
+        std::str::from_utf8(&html[end..]).unwrap_or_default()
+    }
+
+    #[test]
+    fn scripts_end_as_the_html5_tokenizer_ends_them() {
+        // The page: escaped text holding a script tag and a string
+        // with a literal end tag (the double-escaped state).
+        let html =
+            b"<script><!--\ndocument.write('<script src=a.js></script>');\n//--></script>after";
+        assert_eq!(after_script(html), "after");
+        // The end tag inside the escaped text, without `<script`, ends it.
+        assert_eq!(after_script(b"<script><!-- x </script>after"), "after");
+        // `-->` leaves the escaped states: a later end tag ends it.
+        assert_eq!(
+            after_script(b"<script><!-- <script> --> </script>after"),
+            "after"
+        );
+        assert_eq!(
+            after_script(b"<script><!--><script></script>after"),
+            "after"
+        );
+        // Double-escaped until `</script>`, then escaped: its end tag ends it.
+        assert_eq!(
+            after_script(b"<script><!--<script>a</script>b</script>after"),
+            "after"
+        );
+        // A tag name must end at whitespace, `/` or `>`.
+        assert_eq!(
+            after_script(b"<script>a</script-x>b</script\t>after"),
+            "after"
+        );
+        assert_eq!(
+            after_script(b"<script><!--<scripts></script>after"),
+            "after"
+        );
+        assert_eq!(
+            after_script(b"<script><!--<script\n></script/>x</SCRIPT >after"),
+            "after"
+        );
+        // Never closed: runs to the end of the page.
+        assert_eq!(after_script(b"<script><!--<script></script>x"), "");
+    }
+
+    #[test]
+    fn raw_text_and_rcdata_end_at_a_whole_end_tag_without_escapes() {
+        let cases: [&[u8]; 6] = [
+            b"<style><!--<style></style>after",
+            b"<style>a</style-x>b</stylesheet></style>after",
+            b"<textarea><!--<textarea></textarea>after",
+            b"<title>T</title-x></title\n>after",
+            b"<noscript><!--<script></noscript>after",
+            b"<template>x</templates></template/>after",
+        ];
+        for html in cases {
+            let end = parse(html, 0, Cleaning::Papers, Baseline).map_or(0, |t| t.end);
+            assert_eq!(&html[end..], b"after", "{}", String::from_utf8_lossy(html));
+        }
+        // The title's text stops at its end tag.
+        let html = b"<title>T</title-x></title >after";
+        assert_eq!(
+            parse(html, 0, Cleaning::Papers, Baseline).map(|t| t.markup),
+            Some(Markup::Dropped {
+                title: Some((7, 18))
+            })
+        );
     }
 
     #[test]

@@ -123,6 +123,7 @@ mod readings;
 #[cfg(test)]
 mod tests;
 
+use super::page_type::Cues;
 use super::{danag, Choice, LineDensity};
 use crate::budget::{Budget, PageTimeout};
 use crate::density::text::TextSink;
@@ -180,6 +181,8 @@ pub(super) struct Buffers {
     /// back (`parts` as [`fill_parts`] made them) in place of its parts
     /// filled again.
     raised: Vec<(usize, u8)>,
+    /// The last page's cues for its type and confidence.
+    pub(super) cues: Cues,
 }
 
 impl Buffers {
@@ -223,7 +226,9 @@ pub(super) fn extract(
         pictures,
         panels,
         raised,
+        cues,
     } = buffers;
+    *cues = Cues::default();
     fill_parts(parts, lines, html.as_bytes());
     let code = PARAMS.code_cost * f64::from(scale) / f64::from(one);
     let costs = Costs {
@@ -294,6 +299,11 @@ pub(super) fn extract(
         // the strong furniture would give a shell's hidden links and
         // sidebars, which hold no main content.
         let furniture = lines.iter().map(|l| (l, l.furniture.is_some()));
+        cues.count_page(lines, |i| parts.get(i).map_or(0, |p| p.mark));
+        cues.reading = 4;
+        for (line, _) in furniture.clone().filter(|(_, marked)| !marked) {
+            cues.count_given(line);
+        }
         budget.check()?;
         append_runs(html, furniture, sink);
         let (text, markdown) = sink.written_and_markdown();
@@ -402,7 +412,8 @@ pub(super) fn extract(
         .as_ref()
         .map_or(0.0, |listing| listing.text(lines, listing_parts));
     let article_lines = article.lines;
-    let (reading, parts, introduced, reading_costs, product) = match listing {
+    let worth = (article.chain.value / article_text.max(1.0)).clamp(-1.0, 1.0) as f32;
+    let (reading, parts, introduced, reading_costs, product, kind) = match listing {
         Some(listing)
             if (short || furniture)
                 && (article_worth < share * listing_text
@@ -425,12 +436,20 @@ pub(super) fn extract(
                 None,
                 listing_costs,
                 Product::Lines(article_lines),
+                1,
             )
         }
         // A shop's prose under its grid of priced cards: the listing
         // reading, the grid's markup free; its products are the content,
         // none is cut as another's.
-        Some(listing) if prose_grid => (listing, listing_parts, None, listing_costs, Product::None),
+        Some(listing) if prose_grid => (
+            listing,
+            listing_parts,
+            None,
+            listing_costs,
+            Product::None,
+            3,
+        ),
         // A thread of alike posts: the listing reading, the posts' markup
         // free, holds the article reading's post and others.
         Some(listing)
@@ -438,11 +457,26 @@ pub(super) fn extract(
                 && listing.lines.0 <= article.lines.0
                 && listing.lines.1 >= article.lines.1 =>
         {
-            (listing, listing_parts, None, listing_costs, Product::None)
+            (
+                listing,
+                listing_parts,
+                None,
+                listing_costs,
+                Product::None,
+                2,
+            )
         }
-        _ => (article, &parts[..], introduced, costs, Product::First),
+        _ => (article, &parts[..], introduced, costs, Product::First, 0),
     };
+    cues.count_page(lines, |i| parts.get(i).map_or(0, |p| p.mark));
+    cues.reading = kind;
+    cues.grid = has_grid;
+    cues.short = short;
+    cues.paid = paid;
+    cues.few = few;
+    cues.worth = worth;
     let Chain { lo, hi, .. } = reading.chain;
+    cues.regions = (hi + 1).saturating_sub(lo) as u32;
     let (block, last) = reading.lines;
     let (block, last) = edges(parts, regions, &reading, reading_costs, (block, last));
     let (block, last) = match introduced {
@@ -473,7 +507,12 @@ pub(super) fn extract(
         while panel.next_if(|r| r.end <= i).is_some() {}
         reading.marked(p) && !panel.peek().is_some_and(|r| r.contains(&i))
     });
-    append_runs(html, chosen.iter().zip(marks), sink);
+    let given = chosen.iter().zip(marks).inspect(|&(line, marked)| {
+        if !marked {
+            cues.count_given(line);
+        }
+    });
+    append_runs(html, given, sink);
     budget.check()?;
     let (text, markdown) = sink.written_and_markdown();
     drop_repeated_copies(text, copies, markdown, budget)?;
