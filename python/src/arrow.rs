@@ -506,28 +506,30 @@ fn outcome_batch(
     let rows: Vec<PageRow> = outcomes
         .iter()
         .map(|outcome| match outcome {
-            Ok(((title, text, encoding, markdown, metadata, page_type, confidence), extras)) => PageRow {
-                charset: (*encoding).to_owned(),
-                title: title.clone(),
-                text: text.clone(),
-                author: metadata.author.clone(),
-                date_published: metadata.date_published.clone(),
-                date_modified: metadata.date_modified.clone(),
-                site_name: metadata.site_name.clone(),
-                description: metadata.description.clone(),
-                canonical_url: metadata.canonical_url.clone(),
-                page_type: page_type.map(str::to_owned),
-                confidence: *confidence,
-                algorithm: algorithm.name().to_owned(),
-                lang: extras.lang.clone(),
-                lang_score: extras.lang_score,
-                markdown: columns.markdown.then(|| markdown.clone()),
-                signals: extras.signals.clone(),
-                filters: extras.filters,
-                exact_key: extras.exact_key,
-                minhash: extras.minhash.clone(),
-                ..PageRow::default()
-            },
+            Ok(((title, text, encoding, markdown, metadata, page_type, confidence), extras)) => {
+                PageRow {
+                    charset: (*encoding).to_owned(),
+                    title: title.clone(),
+                    text: text.clone(),
+                    author: metadata.author.clone(),
+                    date_published: metadata.date_published.clone(),
+                    date_modified: metadata.date_modified.clone(),
+                    site_name: metadata.site_name.clone(),
+                    description: metadata.description.clone(),
+                    canonical_url: metadata.canonical_url.clone(),
+                    page_type: page_type.map(str::to_owned),
+                    confidence: *confidence,
+                    algorithm: algorithm.name().to_owned(),
+                    lang: extras.lang.clone(),
+                    lang_score: extras.lang_score,
+                    markdown: columns.markdown.then(|| markdown.clone()),
+                    signals: extras.signals.clone(),
+                    filters: extras.filters,
+                    exact_key: extras.exact_key,
+                    minhash: extras.minhash.clone(),
+                    ..PageRow::default()
+                }
+            }
             // A placeholder whose values the null mask hides.
             Err(_) => placeholder(columns),
         })

@@ -29,7 +29,7 @@ pub fn arrow_type(kind: Kind) -> DataType {
         Kind::Str | Kind::OptStr => DataType::Utf8,
         Kind::U64 | Kind::OptU64 => DataType::Int64,
         Kind::OptU16 => DataType::Int32,
-        Kind::F64 => DataType::Float64,
+        Kind::F64 | Kind::OptF64 => DataType::Float64,
     }
 }
 
@@ -249,7 +249,7 @@ fn field_array(index: usize, kind: Kind, rows: &[PageRow]) -> ArrayRef {
             }
             Arc::new(b.finish())
         }
-        Kind::F64 => {
+        Kind::F64 | Kind::OptF64 => {
             let mut b = Float64Builder::with_capacity(rows.len());
             for v in values {
                 match v {

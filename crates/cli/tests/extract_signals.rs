@@ -236,8 +236,8 @@ fn without_options_only_lang_is_added_and_parquet_has_no_optional_columns() {
             .join("p")
             .join(format!("{}.parquet", stem(input[0]))),
     );
-    // The table's last field (the page metadata's canonical_url) ends the row.
-    assert_eq!(columns.last().map(String::as_str), Some("canonical_url"));
+    // The table's last field (the extraction's confidence) ends the row.
+    assert_eq!(columns.last().map(String::as_str), Some("confidence"));
     assert!(!columns.iter().any(|c| c == "signals" || c == "minhash"));
 }
 

@@ -682,6 +682,29 @@ fn crawlsift_within(args: &[&str], env: &[(&str, &str)], limit: Duration) -> (Ou
     }
     let started = Instant::now();
     let mut child = command.spawn().unwrap_or_else(|e| panic!("{e}"));
+    // Both pipes are drained while the child runs: a child whose output
+    // fills a pipe nobody reads would block, and look like a hang.
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = std::io::Read::read_to_end(&mut pipe, &mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    );
     while started.elapsed() < limit {
         if child.try_wait().ok().flatten().is_some() {
             break;
@@ -690,10 +713,13 @@ fn crawlsift_within(args: &[&str], env: &[(&str, &str)], limit: Duration) -> (Ou
     }
     let ran = started.elapsed();
     let _ = child.kill();
-    (
-        child.wait_with_output().unwrap_or_else(|e| panic!("{e}")),
-        ran,
-    )
+    let status = child.wait().unwrap_or_else(|e| panic!("{e}"));
+    let output = Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    };
+    (output, ran)
 }
 
 /// A server that sends one byte every 200 ms (and starts again on every
