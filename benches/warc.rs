@@ -83,6 +83,7 @@ fn extract(path: &Path, workers: usize) -> u64 {
         formatter: Formatter::new(Format::Jsonl, Compression::None),
         split_min_bytes: Split::new(workers).min_file_bytes,
         markdown: None,
+        metadata: true,
         signals: Default::default(),
     };
     let mut sink = NullSink(0);

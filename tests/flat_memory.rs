@@ -92,6 +92,7 @@ fn extract(inputs: &[PathBuf], records: u64) {
         // One input, two workers: the gzip file is inflated in parts by two threads.
         split_min_bytes: 64 << 20,
         markdown: None,
+        metadata: true,
         signals: Default::default(),
     };
     for input in inputs {

@@ -133,6 +133,7 @@ fn run(inputs: &[Input], workers: usize, sequential: bool) -> (Vec<FileStats>, V
         formatter: Formatter::new(Format::Jsonl, Compression::None),
         split_min_bytes: u64::MAX,
         markdown: None,
+        metadata: true,
         signals: Default::default(),
     };
     let mut sink = Collect {

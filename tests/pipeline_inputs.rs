@@ -33,6 +33,7 @@ fn options() -> Options {
         formatter: Formatter::new(Format::Jsonl, Compression::None),
         split_min_bytes: u64::MAX,
         markdown: None,
+        metadata: true,
         signals: Default::default(),
     }
 }

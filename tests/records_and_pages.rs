@@ -53,6 +53,7 @@ fn run_with_cap(data: &[u8], cap: u64) -> (FileStats, Vec<serde_json::Value>) {
         split_min_bytes: u64::MAX,
         signals: Default::default(),
         markdown: None,
+        metadata: true,
     };
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let path = dir.path().join("crafted.warc");

@@ -182,6 +182,7 @@ pub fn pipeline(input: Input, cap: u64) -> (FileStats, u64) {
         formatter: Formatter::new(Format::Jsonl, Compression::None),
         split_min_bytes: u64::MAX,
         markdown: None,
+        metadata: true,
         signals: SignalOptions::default(),
     };
     let mut sink = Count::default();

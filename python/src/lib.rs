@@ -1072,6 +1072,7 @@ fn start_reading(
         formatter: Formatter::new(Format::Parquet, Compression::None),
         split_min_bytes: split.min_file_bytes,
         markdown,
+        metadata: true,
         signals,
     };
     let (tx, rx) = bounded(ahead);

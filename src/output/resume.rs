@@ -65,6 +65,11 @@ pub struct Settings {
     /// that did not record it, which no run matches: such an output is redone.
     #[serde(default)]
     pub page_timeout: String,
+    /// `--no-metadata`: the page metadata fields left null (absent in
+    /// sidecars of outputs made before there was metadata: read as on,
+    /// which their outputs lack, so they are redone by crawlsift's version).
+    #[serde(default)]
+    pub no_metadata: bool,
 }
 
 impl Settings {
@@ -83,7 +88,14 @@ impl Settings {
             filter: String::new(),
             markdown: String::new(),
             page_timeout: page_timeout_name(Some(crate::pipeline::DEFAULT_PAGE_TIMEOUT)),
+            no_metadata: false,
         }
+    }
+
+    /// The settings with whether the run reads the page metadata.
+    pub fn with_metadata(mut self, metadata: bool) -> Self {
+        self.no_metadata = !metadata;
+        self
     }
 
     /// The settings with the run's page timeout (`None`: no limit).
@@ -140,6 +152,11 @@ impl Settings {
         );
         let flag = |on: bool| if on { "on" } else { "off" };
         differ("--no-lang", flag(self.no_lang), flag(run.no_lang));
+        differ(
+            "--no-metadata",
+            flag(self.no_metadata),
+            flag(run.no_metadata),
+        );
         differ("--signals", flag(self.signals), flag(run.signals));
         differ("--minhash", flag(self.minhash), flag(run.minhash));
         let filter = |f: &str| {

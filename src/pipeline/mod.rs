@@ -109,6 +109,10 @@ pub struct Options {
     /// Whether each page's Markdown is rendered too (`--markdown`), and
     /// with what.
     pub markdown: Option<crate::MarkdownOptions>,
+    /// Whether each page's metadata (author, dates, site name, description,
+    /// canonical URL) is read; off (`--no-metadata`) leaves those fields
+    /// null and saves the time their reading takes (PERF.md §15).
+    pub metadata: bool,
     /// What is computed from each text besides its language, and which
     /// pages are dropped.
     pub signals: SignalOptions,

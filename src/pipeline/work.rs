@@ -163,11 +163,14 @@ impl Worker {
         pool: Sender<Vec<u8>>,
     ) -> Self {
         Worker {
-            extractor: match options.markdown {
-                Some(markdown) => Extractor::new(options.algorithm)
+            extractor: {
+                let extractor = Extractor::new(options.algorithm)
                     .with_page_timeout(options.page_timeout)
-                    .with_markdown(markdown),
-                None => Extractor::new(options.algorithm).with_page_timeout(options.page_timeout),
+                    .with_metadata(options.metadata.then(crate::MetadataSettings::default));
+                match options.markdown {
+                    Some(markdown) => extractor.with_markdown(markdown),
+                    None => extractor,
+                }
             },
             decoder: PayloadDecoder::default(),
             formatter: options.formatter,

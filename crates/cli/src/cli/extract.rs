@@ -121,6 +121,11 @@ pub struct Args {
     /// With --markdown: give images as their alt text.
     #[arg(long, requires = "markdown")]
     markdown_images: bool,
+    /// Leave the page metadata fields (author, date_published,
+    /// date_modified, site_name, description, canonical_url) null: saves
+    /// the time reading them takes (about a third of the extraction's).
+    #[arg(long)]
+    no_metadata: bool,
     /// Drop the pages that fail any of these rule sets (comma-separated:
     /// gopher (= gopher_quality,gopher_repetition), gopher_quality,
     /// gopher_repetition, c4, fineweb); each dropped page is counted as
@@ -178,6 +183,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         formatter,
         split_min_bytes: args.split_min_bytes,
         markdown,
+        metadata: !args.no_metadata,
         signals: SignalOptions {
             no_lang: args.no_lang,
             signals: args.signals,
@@ -202,7 +208,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let settings = Settings::new(args.algorithm, &formatter, args.max_record_bytes)
         .with_signals(&options.signals)
         .with_markdown(markdown)
-        .with_page_timeout(options.page_timeout);
+        .with_page_timeout(options.page_timeout)
+        .with_metadata(options.metadata);
     // What becomes of each input, in order: read by this run (the index in
     // `todo`), or accounted for already (kept from an earlier run, or failed).
     let mut plan: Vec<Result<usize, FileStats>> = Vec::new();

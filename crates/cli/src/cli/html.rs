@@ -55,6 +55,10 @@ pub struct Args {
     /// (--markdown-links).
     #[arg(long, value_name = "URL")]
     url: Option<String>,
+    /// Leave the page metadata fields of --json (author, date_published,
+    /// date_modified, site_name, description, canonical_url) null.
+    #[arg(long)]
+    no_metadata: bool,
 }
 
 /// A file's output as one JSON object.
@@ -90,6 +94,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut extractor = Extractor::new(args.algorithm)
         .with_gap(args.gap)
         .with_page_timeout(timeout);
+    if args.no_metadata {
+        extractor = extractor.with_metadata(None);
+    }
     if args.markdown {
         extractor = extractor.with_markdown(crawlsift::MarkdownOptions {
             links: args.markdown_links,
