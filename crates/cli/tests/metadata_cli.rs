@@ -113,7 +113,9 @@ fn no_metadata_leaves_the_fields_null_and_is_a_resume_setting() {
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}")))
         .collect();
     assert_eq!(with.len(), without.len());
-    assert!(with.iter().any(|r| FIELDS.iter().any(|f| r[*f].is_string())));
+    assert!(with
+        .iter()
+        .any(|r| FIELDS.iter().any(|f| r[*f].is_string())));
     for (a, b) in with.iter().zip(&without) {
         let mut a = a.clone();
         for field in FIELDS {
@@ -138,5 +140,8 @@ fn no_metadata_leaves_the_fields_null_and_is_a_resume_setting() {
     };
     run(&["--no-metadata"]);
     let again = run(&[]);
-    assert!(again.contains("--no-metadata on (this run: off)"), "{again}");
+    assert!(
+        again.contains("--no-metadata on (this run: off)"),
+        "{again}"
+    );
 }
