@@ -210,7 +210,8 @@ pub enum Input {
 pub struct Opened {
     /// Labels the input, as for a [`Stream`].
     name: String,
-    reader: Mutex<Option<WarcReader>>,
+    /// Boxed: a reader is large beside the other inputs.
+    reader: Mutex<Option<Box<WarcReader>>>,
 }
 
 /// A WARC (plain or gzip) read from a byte stream, read once.
@@ -237,7 +238,7 @@ impl Input {
     pub fn opened(name: impl Into<String>, reader: WarcReader) -> Input {
         Input::Opened(Opened {
             name: name.into(),
-            reader: Mutex::new(Some(reader)),
+            reader: Mutex::new(Some(Box::new(reader))),
         })
     }
 
@@ -292,6 +293,7 @@ impl Input {
                 .lock()
                 .ok()
                 .and_then(|mut r| r.take())
+                .map(|r| *r)
                 .ok_or_else(|| OpenError {
                     file: opened.name.clone(),
                     source: std::io::Error::other("the input was already read"),
