@@ -8,7 +8,7 @@
 //!
 //! Two small linear models over those cues, fitted on the even-indexed
 //! pages of the shared `wcxb_dev` set (confidence: of every shared set) by
-//! `benches/page_type/fit.py` and written to [`model`]: a multinomial
+//! `benches/page_type/fit.py` and written to `model.rs`: a multinomial
 //! logistic regression for the type, a least-squares fit of the F1 for the
 //! confidence. ACCURACY.md §11 gives their scores on the other half.
 
@@ -491,7 +491,7 @@ impl Cues {
         self.title = bits;
     }
 
-    /// The numbers the models read, in [`model`]'s order.
+    /// The numbers the models read, in `model.rs`'s order.
     pub fn vector(&self) -> [f32; CUES] {
         let ratio = |a: u32, b: u32| if b == 0 { 0.0 } else { a as f32 / b as f32 };
         let ln = |x: f64| (1.0 + x).ln() as f32;
