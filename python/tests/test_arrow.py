@@ -76,8 +76,14 @@ def test_batches_equal_the_cli_parquet(tmp_path, run_cli, flags):
     assert got.equals(want.cast(got.schema))
 
 
-def test_the_gil_is_released_while_a_batch_is_built():
-    # One batch of every page: building it takes the whole extraction.
+def test_the_gil_is_released_while_a_batch_is_built(tmp_path):
+    # One batch of every page: building it takes the whole extraction. The
+    # WARC holds every scrapinghub page four times (~0.5 s on one core), long
+    # enough for the ticks to tell a released GIL from a held one.
+    from conftest import warc_response
+
+    warc = tmp_path / "pages.warc.gz"
+    warc.write_bytes(b"".join(warc_response(url, html) for url, html in dataset_pages(1000) * 4))
     ticks = []
     stop = threading.Event()
 
@@ -86,7 +92,7 @@ def test_the_gil_is_released_while_a_batch_is_built():
             ticks.append(time.perf_counter())
             time.sleep(0.001)
 
-    it = crawlsift.read_warc_batches(SAMPLES[1], threads=1, batch_rows=1_000_000, signals=True, minhash=True)
+    it = crawlsift.read_warc_batches(warc, threads=1, batch_rows=1_000_000, signals=True, minhash=True)
     thread = threading.Thread(target=count)
     start = time.perf_counter()
     thread.start()

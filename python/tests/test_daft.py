@@ -52,8 +52,9 @@ def test_warc_pages_names_the_inputs_it_cannot_read(paths_file, expected):
     df = daft.from_pydict({"path": inputs})
     out = df.select(df["path"], cdaft.warc_pages(df["path"])).to_pydict()
     failed = {Path(p).name: e for p, e in zip(out["path"], out["error"]) if e is not None}
-    assert set(failed) == {"no-such-file.warc.gz", "resiliparse_warcfile.warc.lz4"}, failed
-    assert "No such file" in failed["no-such-file.warc.gz"] and "LZ4" in failed["resiliparse_warcfile.warc.lz4"]
+    # the missing file cannot be read, and is named with its reason (the LZ4 file is read)
+    assert set(failed) == {"no-such-file.warc.gz"}, failed
+    assert "No such file" in failed["no-such-file.warc.gz"]
     assert sum(len(p) for p in out["pages"]) == len(expected)
     for pages, stats, error in zip(out["pages"], out["stats"], out["error"]):
         if error is None:

@@ -78,8 +78,8 @@ def test_write_parquet_with_markdown_equals_the_cli_parquet(shared, run_cli, tmp
     done = run_cli("extract", "-q", "--markdown", "--format", "parquet", "-o", tmp_path / "cli", path)
     assert done.returncode == 0, done.stderr
     cli = pq.read_table(tmp_path / "cli" / "dolma_sample-0000.parquet")
-    # After the table's fields, whose last is the metadata's canonical_url.
-    assert cli.schema.names[cli.schema.names.index("canonical_url") + 1] == "markdown"
+    # After the table's fields, whose last is the extraction's confidence.
+    assert cli.schema.names[cli.schema.names.index("confidence") + 1] == "markdown"
     written = crawlsift.write_parquet(crawlsift.read_warc(path, markdown=True), tmp_path / "py.parquet")
     py = pq.read_table(tmp_path / "py.parquet")
     assert written == py.num_rows == cli.num_rows > 10

@@ -74,6 +74,8 @@ EXPECTED_SCHEMA = pa.schema(
         pa.field("site_name", pa.string()),
         pa.field("description", pa.string()),
         pa.field("canonical_url", pa.string()),
+        pa.field("page_type", pa.string()),
+        pa.field("confidence", pa.float64()),
     ]
 )
 
