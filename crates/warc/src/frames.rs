@@ -294,26 +294,7 @@ impl<R: Input> FrameSource<R> {
     fn skip_to_magic(&mut self) -> Result<bool, FillError> {
         let magic = self.format.magic();
         let input = self.decoder.input();
-        loop {
-            let position = input.position;
-            let chunk = input
-                .input
-                .peek(magic.len())
-                .map_err(|e| FillError::io(position, e))?;
-            if chunk.is_empty() {
-                return Ok(false);
-            }
-            let (skip, found) = match memchr::memmem::find(chunk, &magic) {
-                Some(i) => (i, true),
-                // Keep the last bytes: a magic may start there.
-                None if chunk.len() >= magic.len() => (chunk.len() + 1 - magic.len(), false),
-                None => (chunk.len(), false),
-            };
-            input.consume(skip);
-            if found {
-                return Ok(true);
-            }
-        }
+        super::gz::skip_to_magic(&mut input.input, &mut input.position, &magic)
     }
 
     /// Handles a frame that failed: drops its output, resumes at the next

@@ -343,28 +343,7 @@ impl<R: Input> GzSource<R> {
 
     /// Consumes input up to the next gzip magic; `Ok(false)` at end of input.
     fn skip_to_magic(&mut self) -> Result<bool, FillError> {
-        const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
-        loop {
-            let position = self.position;
-            let chunk = self
-                .input
-                .peek(MAGIC.len())
-                .map_err(|e| FillError::io(position, e))?;
-            if chunk.is_empty() {
-                return Ok(false);
-            }
-            let (skip, found) = match memchr::memmem::find(chunk, &MAGIC) {
-                Some(i) => (i, true),
-                // Keep the last bytes: a magic may start there.
-                None if chunk.len() >= MAGIC.len() => (chunk.len() + 1 - MAGIC.len(), false),
-                None => (chunk.len(), false),
-            };
-            self.input.consume(skip);
-            self.position += skip as u64;
-            if found {
-                return Ok(true);
-            }
-        }
+        skip_to_magic(&mut self.input, &mut self.position, &[0x1f, 0x8b, 0x08])
     }
 }
 
@@ -557,6 +536,34 @@ impl<R: Input> Source for GzSource<R> {
             *start -= len;
         } else if *start > at {
             *start = at;
+        }
+    }
+}
+
+/// Consumes `input` (at offset `*position`, advanced with it) up to the
+/// next `magic`, a gzip member's or a zstd/LZ4 frame's; `Ok(false)` at end
+/// of input.
+pub(super) fn skip_to_magic<R: Input>(
+    input: &mut R,
+    position: &mut u64,
+    magic: &[u8],
+) -> Result<bool, FillError> {
+    loop {
+        let at = *position;
+        let chunk = input.peek(magic.len()).map_err(|e| FillError::io(at, e))?;
+        if chunk.is_empty() {
+            return Ok(false);
+        }
+        let (skip, found) = match memchr::memmem::find(chunk, magic) {
+            Some(i) => (i, true),
+            // Keep the last bytes: a magic may start there.
+            None if chunk.len() >= magic.len() => (chunk.len() + 1 - magic.len(), false),
+            None => (chunk.len(), false),
+        };
+        input.consume(skip);
+        *position += skip as u64;
+        if found {
+            return Ok(true);
         }
     }
 }
