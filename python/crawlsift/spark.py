@@ -5,8 +5,11 @@ task streams its WARCs through :func:`crawlsift.read_warc_batches` (crawlsift's
 parallel Rust pipeline, one file at a time) and hands Spark the Arrow record
 batches crawlsift builds (``mapInArrow``: no Python object per page); the pages
 become the rows of a Parquet dataset with the columns of ``crawlsift extract
---format parquet``, compressed with zstd. Spark schedules, retries and writes;
-crawlsift does the per-file work.
+--format parquet``, compressed with zstd (:func:`run`). Spark schedules, retries
+and writes; crawlsift does the per-file work. With ``--direct``
+(:func:`write_files`) the tasks write one Parquet file per WARC themselves and
+Spark gets a stats row per input instead of the pages: the same rows for less
+CPU.
 
 Run it in local mode::
 
@@ -364,24 +367,33 @@ def _write_one(filesystem, directory: str, index: int, source: str, options: dic
     final = f"{directory}/{name}"
     temp = f"{directory}/{_partial_name(name, attempt)}"
     row = {"index": index, "source": source, "output": None, "rows": 0, "error": None, "stats": None}
-    writer = None
+    stream = writer = None
+    # Only the input's failures are caught (counted, the pages before them
+    # kept, as run() keeps them); a failure to write fails the task.
     try:
         batches = crawlsift.read_warc_batches(source, **options)
-        try:
-            for batch in batches:
-                if writer is None:
-                    writer = pq.ParquetWriter(filesystem.open_output_stream(temp), batch.schema, compression="zstd")
-                writer.write_batch(batch)
-                row["rows"] += batch.num_rows
-                _maybe_fail(source)
-        except Exception as e:  # noqa: BLE001 - the pages before the failure are kept, as run() keeps them
-            row["error"] = str(e)
-        else:
-            row["stats"] = batches.stats
+        pages = iter(batches)
     except Exception as e:  # noqa: BLE001 - an input that cannot be opened is counted, not fatal
         row["error"] = str(e)
+        return row
+    while True:
+        try:
+            batch = next(pages)
+        except StopIteration:
+            row["stats"] = batches.stats
+            break
+        except Exception as e:  # noqa: BLE001 - an input that cannot be read on is counted, not fatal
+            row["error"] = str(e)
+            break
+        if writer is None:
+            stream = filesystem.open_output_stream(temp)
+            writer = pq.ParquetWriter(stream, batch.schema, compression="zstd")
+        writer.write_batch(batch)
+        row["rows"] += batch.num_rows
+        _maybe_fail(source)
     if writer is not None:
         writer.close()
+        stream.close()  # the writer leaves a stream it was given open
         filesystem.move(temp, final)
         row["output"] = final
     return row
