@@ -79,7 +79,12 @@ def main() -> None:
         import crawlsift.spark
 
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-        spark = SparkSession.builder.master("local[2]").appName("crawlsift-bench").getOrCreate()
+        spark = (
+            SparkSession.builder.master("local[2]")
+            .appName("crawlsift-bench")
+            .config("spark.ui.showConsoleProgress", "false")  # its \r lines would swallow ours
+            .getOrCreate()
+        )
         spark.sparkContext.setLogLevel("ERROR")
         t1, c1 = time.perf_counter(), cpu()
         pages = 0
