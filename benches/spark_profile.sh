@@ -7,7 +7,8 @@
 #   into pyarrow (extraction and the Arrow batches, no Spark);
 # - `python -m crawlsift.spark --master local[2] --output-format noop` (Spark
 #   start-up, extraction, batches to the JVM; nothing written);
-# - `python -m crawlsift.spark --master local[2]` to Parquet (the whole job).
+# - `python -m crawlsift.spark --master local[2]` to Parquet (the whole job);
+# - the same with `--direct` (the tasks write the Parquet files themselves).
 # Each line: what, round, wall s, user+sys CPU s of the process tree
 # (/usr/bin/time; Spark's JVM and Python workers are children that are waited
 # for), and for Spark the start-up and job seconds it logs.
@@ -59,4 +60,6 @@ print(n)' "$work"/in/*.warc.gz
         --master 'local[2]' --output-format noop
     measure "spark local[2] parquet" "$round" "$py" -m crawlsift.spark --paths "$work/paths" "$work/out" \
         --master 'local[2]'
+    measure "spark local[2] --direct" "$round" "$py" -m crawlsift.spark --paths "$work/paths" "$work/out" \
+        --master 'local[2]' --direct
 done

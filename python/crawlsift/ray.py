@@ -179,6 +179,23 @@ class WarcDatasource(Datasource):
                 log.warning("crawlsift.ray: %s", problem)
         ray.get(self._tally.report.remote(index, file_stats))
 
+    def dataset(self, *, ray_remote_args: Optional[Dict[str, Any]] = None) -> ray.data.Dataset:
+        """The dataset of these inputs' pages (what :func:`read_warcs` returns;
+        :func:`stats` of it is :meth:`stats`), one read task per input.
+
+        It asks Ray Data for one block count per input: left to itself, Ray
+        Data wants more blocks than there are read tasks (200, or twice the
+        CPUs) and splits each task's output to get them, which keeps the read
+        from fusing with the operator after it: with ``write_parquet``, every
+        page would then cross the object store into a write task of its own
+        (PERF.md, §16). Fused, a read task writes its input's pages itself.
+        """
+        dataset = ray.data.read_datasource(
+            self, ray_remote_args=ray_remote_args, override_num_blocks=max(1, len(self.inputs))
+        )
+        _SOURCES[dataset] = self
+        return dataset
+
     def stats(self) -> Dict[str, Any]:
         """What the read tasks reported so far (all of it once the dataset has
         run): the summed counts of ``crawlsift extract --stats`` and the
@@ -251,8 +268,7 @@ def read_warcs(
     the counts and the inputs that failed.
     """
     source = WarcDatasource(paths, base_url=base_url, batch_rows=batch_rows, **options)
-    dataset = ray.data.read_datasource(source, ray_remote_args=ray_remote_args)
-    _SOURCES[dataset] = source
+    return source.dataset(ray_remote_args=ray_remote_args)
     return dataset
 
 

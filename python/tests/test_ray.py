@@ -143,12 +143,12 @@ def test_scale_out_with_broken_inputs_and_a_killed_task(tmp_path, shared, cli_ro
     with ScaleOut(tmp_path, shared) as job:
         context = ray.data.DataContext.get_current()
         saved = context.target_max_block_size
-        # small blocks, so the killed task has handed pages downstream before it dies
+        # small blocks, so the killed task has yielded many blocks before it dies
         context.target_max_block_size = 64 * 1024
         try:
             ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
             source = KillOnce(job.inputs, batch_rows=16, marker=str(tmp_path / "killed"), victim=job.large)
-            ds = ray.data.read_datasource(source, ray_remote_args={"max_retries": 2})
+            ds = source.dataset(ray_remote_args={"max_retries": 2})  # as read_warcs makes it
             ds.write_parquet(str(tmp_path / "out"))
         finally:
             context.target_max_block_size = saved

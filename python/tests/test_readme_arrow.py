@@ -54,8 +54,14 @@ def test_the_readme_spark_example_runs_as_printed(tmp_path):
     pytest.importorskip("pyspark", reason="pyspark is installed by .ci/run")
     pq = pytest.importorskip("pyarrow.parquet")
     lines = run_as_printed(readme_block("crawlsift.spark.run("), tmp_path)
-    extracted, broken = lines[-1].split(" ", 1)
+    extracted, broken = lines[-2].split(" ", 1)
     pages = list(crawlsift.read_warc(REPO / "data-samples" / "dolma_sample-0000.warc.gz"))
     assert int(extracted) == len(pages) and ast.literal_eval(broken) == []
     rows = pq.read_table(tmp_path / "out-spark").to_pylist()
     assert sorted(r["offset"] for r in rows) == sorted(p.offset for p in pages)
+    # write_files: the same rows, in one file named after the WARC
+    extracted, outputs = lines[-1].split(" ", 1)
+    assert int(extracted) == len(pages)
+    assert [Path(p).name for p in ast.literal_eval(outputs)] == ["part-00000-dolma_sample-0000.parquet"]
+    files = pq.read_table(tmp_path / "out-files").to_pylist()
+    assert sorted(files, key=lambda r: r["offset"]) == sorted(rows, key=lambda r: r["offset"])

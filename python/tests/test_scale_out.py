@@ -110,7 +110,10 @@ def inputs(tmp_path_factory, server):
     return {"sources": sources, "expected": expected, "large": str(large), "cut": str(cut), "missing": missing}
 
 
-def test_spark_scale_out_with_broken_inputs_and_a_killed_task(tmp_path, inputs, monkeypatch):
+@pytest.mark.parametrize("route", ["run", "write_files"])
+def test_spark_scale_out_with_broken_inputs_and_a_killed_task(tmp_path, inputs, monkeypatch, route):
+    """Both routes: the pages as a Spark DataFrame written by Spark (`run`), and
+    Parquet files written by the tasks themselves (`write_files`)."""
     from pyspark.sql import SparkSession
 
     monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)
@@ -126,7 +129,8 @@ def test_spark_scale_out_with_broken_inputs_and_a_killed_task(tmp_path, inputs, 
     out = tmp_path / "pages"
     try:
         spark.sparkContext.setJobGroup("scale-out", "the scale-out test")
-        counts = cspark.run(spark, inputs["sources"], str(out), partitions=20, batch_rows=64)
+        job = getattr(cspark, route)
+        counts = job(spark, inputs["sources"], str(out), partitions=20, batch_rows=64)
         tracker = spark.sparkContext.statusTracker()
         failed_tasks = sum(
             tracker.getStageInfo(stage).numFailedTasks
@@ -159,6 +163,14 @@ def test_spark_scale_out_with_broken_inputs_and_a_killed_task(tmp_path, inputs, 
     left = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
     assert "_SUCCESS" in left and "_temporary" not in left, left
     assert all(n == "_SUCCESS" or n.endswith(".parquet") for n in left), left
+    if route == "write_files":
+        # One file per input with pages, named after it; the killed attempt's
+        # temporary file is gone.
+        hidden = [p.name for p in out.iterdir() if p.name.startswith(".")]
+        assert not [n for n in hidden if "partial" in n], hidden
+        assert sorted(counts["outputs"]) == sorted(str(p) for p in out.glob("part-*.parquet"))
+        assert len(left) == 1 + 19, left  # every input but the missing one has pages
+        assert "part-00017-large.parquet" in left and "part-00018-cut.parquet" in left, left
 
 
 DATATROVE_JOB = """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -38,13 +39,15 @@ def expected(cli_rows, shared_warcs):
     return sorted(rows, key=key)
 
 
-def test_spark_job_equals_the_cli(tmp_path, paths_file, expected):
+@pytest.mark.parametrize("direct", [[], ["--direct"]], ids=["dataframe", "direct"])
+def test_spark_job_equals_the_cli(tmp_path, paths_file, expected, direct):
     """`python -m crawlsift.spark` in local mode: the Parquet rows are the CLI's JSONL rows,
-    and an unreadable input is counted, not a failed job."""
+    and an unreadable input is counted, not a failed job; with `--direct` the tasks
+    write the files themselves, one per input with pages, named after it."""
     out = tmp_path / "pages"
     done = subprocess.run(
         [sys.executable, "-m", "crawlsift.spark", "--paths", str(paths_file), str(out),
-         "--master", "local[2]", "--partitions", "3"],
+         "--master", "local[2]", "--partitions", "3", *direct],
         capture_output=True, text=True, timeout=600,
     )
     assert done.returncode == 0, done.stderr[-3000:]
@@ -58,6 +61,13 @@ def test_spark_job_equals_the_cli(tmp_path, paths_file, expected):
     # the missing file cannot be read (the LZ4 file is)
     assert int(counters["files_failed"]) == 1, done.stderr[-2000:]
     assert int(counters["extracted"]) == len(expected)
+    if direct:
+        names = sorted(p.name for p in out.iterdir())
+        with_pages = {r["warc_filename"] for r in expected}
+        assert names == ["_SUCCESS"] + sorted(
+            dspark.output_name(i, w) for i, w in enumerate(dspark.read_paths(str(paths_file)))
+            if Path(w).name in with_pages
+        ), names
 
 
 def test_columns_are_the_cli_parquet_columns(tmp_path, run_cli, shared):
