@@ -372,7 +372,7 @@ fn write(data: &[u8]) -> std::path::PathBuf {
 fn a_block_over_the_cap_ending_in_part_of_a_version_line() {
     let data = b"\nContent-Length: 0\r\n\x1f\x8b\x08\x1f\x1f\x8b\x08WARC/1.0\r\nContent-Length: 24\r\n\n\r\nxxxxxxxxxxxxxxxxx\nWARC/1.1\nWARC/1.1\n\x1f\x8b\x08\n\x00\x00\x00\x00\x90\x90\x00\x90\x90\x01\x90\x00\x00\x00\x01\x00\x00\x00\x91\x00\x90\x00\x00";
     for cap in [0, 16] {
-        readers_agree(&wrap(data, 5, 871400297741294985, 0), cap, true);
+        readers_agree(&wrap(data, 9, 871400297741294985, 0), cap, true);
     }
 }
 
@@ -403,7 +403,7 @@ fn a_member_starting_in_a_dropped_block_keeps_its_offset() {
 fn a_member_cut_short_gives_all_its_output_however_the_input_comes() {
     let data = b"Content-Length: 0\r\nContent-Length: 10\r\nWARC-Type: response\r\n\x1f\x8b\x08\nWARC/1.1\n\x00\x00\x00\x00\x01\x00\x90\x00\x00\x00\x02\x90\x00\x00\x90\x00\x90\r\n\x00\x90\x00\x01\x00\x00\x00\x90\x01\x00\x90WARC/1.1\nContent-Length: 14\r\n\r\nWARC/1.1\n\x00\x00\x00\x00WARC/1.1\nWARC/1.1\n";
     for cap in [0, 16, 1 << 20] {
-        readers_agree(&wrap(data, 8, 9237634351431080312, 0), cap, true);
+        readers_agree(&wrap(data, 16, 9237634351431080312, 0), cap, true);
     }
 }
 
@@ -418,5 +418,5 @@ fn a_member_cut_short_gives_all_its_output_however_the_input_comes() {
 #[ignore = "open: the file and a stream of 1-byte reads differ (FUZZING.md)"]
 fn open_a_record_judged_on_part_of_the_next_member() {
     let data = b"\x1f\x8b\x08\n\nContent-Length: 0\r\nWARC/1.0\r\nContent-Length: 11\r\nContent-Length: 4\r\nContent-Length: 0\r\n\r\nWARC/1.0\r\nWARC/1.0\r\nWARC-Type: response\r\nxxxxxWARC-Type: response\r\nWARC/1.0\r\n";
-    readers_agree(&wrap(data, 5, 12464089230852838792, 0), 0, true);
+    readers_agree(&wrap(data, 9, 12464089230852838792, 0), 0, true);
 }
