@@ -231,13 +231,14 @@ fn mark_outside(lines: &mut [Line], inside: impl Fn(&Line) -> bool) {
 }
 
 /// Lines of markup only (no text) kept one by one in a row; the ones after
-/// them are folded into one line, [`RUN_TAIL`] lines before the run's end.
+/// them are folded into one line, `RUN_TAIL` lines before the run's end.
 /// A page of `<div>` nested a million deep is two lines per 11 bytes, 32
 /// bytes a line: the line array alone would be 6 times the page. Real
 /// pages have runs of up to a few thousand such lines (2,220 the longest
 /// in the shared datasets), so their lines are never folded; a folded run
-/// is still [`MAX_MARKUP_RUN`] lines long, far longer than any gap the
-/// algorithms bridge, and its counts add up to the same totals.
+/// is still [`MAX_MARKUP_RUN`] lines long, far longer than the gaps the
+/// algorithms bridge (a `gap` set at 4,096 or more bridges it), and its
+/// counts add up to the same totals.
 pub const MAX_MARKUP_RUN: usize = 4096;
 
 /// Lines of a long run of markup kept as they are at its end, so that the
