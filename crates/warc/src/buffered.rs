@@ -467,7 +467,10 @@ impl Buffered {
                 // The block is all here and the damage lies past it, in
                 // what was to decide a candidate record start inside it:
                 // as in `finish_record`, judged by what arrived.
-                Err(e) if (self.buf.len() - block_start) as u64 >= remaining => {
+                Err(e)
+                    if (self.buf.len() - block_start) as u64 >= remaining
+                        && !self.withdrawn_below(block_start + remaining as usize) =>
+                {
                     let problem = self.fill_problem(e);
                     self.pending.push_back(problem);
                     cut = true;
