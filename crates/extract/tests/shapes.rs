@@ -248,8 +248,10 @@ fn the_default_algorithm_keeps_the_text_of_each_shape() {
 #[test]
 fn buffers_stay_within_a_small_multiple_of_a_nested_page() {
     // A page every few bytes of which opens or closes an element: a line
-    // per tag. The buffers kept by the extractor (not the page) are
-    // measured after extracting it.
+    // per tag (on the nested page, folded past a run of 4,096 lines of
+    // markup only; `tests/peak_memory.rs` bounds the peak there). The
+    // buffers kept by the extractor (not the page) are measured after
+    // extracting it.
     let mut over = Vec::new();
     for shape in [Shape::Nested, Shape::TinyLines] {
         let page = shape.page(2_000_000);

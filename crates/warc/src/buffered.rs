@@ -183,7 +183,9 @@ impl Buffered {
     /// but the buffer ends before that is known (its version line or header
     /// unfinished, the input not at its end): a reader that has inflated
     /// more of the member would know, so the caller reads on first.
-    pub(super) fn member_record_inside(&self, start: usize, until: usize) -> Found {
+    /// `cut`: the input broke off after the buffer (a damaged member
+    /// follows), so the members in it are judged by what arrived.
+    pub(super) fn member_record_inside(&self, start: usize, until: usize, cut: bool) -> Found {
         if self.source.linear() {
             return Found::None;
         }
@@ -197,7 +199,9 @@ impl Buffered {
             let member = self.buf.get(pos..).unwrap_or_default();
             match (version_prefix(member), parse_head(member)) {
                 (Some(false), _) | (_, Head::Invalid(..)) => {}
-                (None, _) | (_, Head::NeedMore) if !self.eof => return Found::Undecided(pos),
+                (None, _) | (_, Head::NeedMore) if !self.eof && !cut => {
+                    return Found::Undecided(pos)
+                }
                 (None, _) => {}
                 _ => return Found::At(pos),
             }
@@ -268,16 +272,22 @@ impl Buffered {
         let start = self.start;
         let block_start = start + layout.block_start;
         let oversized = content_length > max_record_bytes;
+        // The input broke off (damage) after what is buffered: the record
+        // is judged by what arrived, the damage reported after it.
+        let mut cut = false;
         let block_end = if oversized {
             match self.skip_block(layout) {
-                Ok(()) => block_start,
+                Ok(broke) => {
+                    cut = broke;
+                    block_start
+                }
                 Err(outcome) => return outcome,
             }
         } else {
             let block_end =
                 block_start.saturating_add(usize::try_from(content_length).unwrap_or(usize::MAX));
             loop {
-                match self.member_record_inside(start, block_end) {
+                match self.member_record_inside(start, block_end, cut) {
                     Found::At(next) => {
                         return self.bad_length(
                             start,
@@ -289,6 +299,20 @@ impl Buffered {
                     Found::Undecided(_) => match self.more(FILL_CHUNK) {
                         Ok(_) if self.withdrawn_below(block_end) => return Outcome::Quiet,
                         Ok(_) => continue,
+                        // The block is whole and the damage lies past it,
+                        // in what was to decide a member start inside the
+                        // block: judge the record by what arrived and
+                        // report the damage next, as for its trailer. A
+                        // reader handed the damaged member's output
+                        // before its check failed decided the member
+                        // start on it and judged the record the same way.
+                        Err(e)
+                            if self.buf.len() >= block_end && !self.withdrawn_below(block_end) =>
+                        {
+                            let problem = self.fill_problem(e);
+                            self.pending.push_back(problem);
+                            cut = true;
+                        }
                         Err(e) => return self.fill_failed(e),
                     },
                     Found::None => {}
@@ -327,7 +351,6 @@ impl Buffered {
             block_end
         };
         // The trailer: line endings, then the next record, a member end, or the end.
-        let mut cut = false;
         let end = loop {
             let after = self.buf.get(block_end..).unwrap_or_default();
             let at_end = self.eof
@@ -378,17 +401,20 @@ impl Buffered {
     /// Drops the block of a record over the cap as it arrives, without
     /// buffering it, while looking for a record start inside it (a
     /// `Content-Length` far too large must not swallow the records after
-    /// it). `Err`: the outcome for the record (a lie or a cut).
-    pub(super) fn skip_block(&mut self, layout: Layout) -> Result<(), Outcome> {
+    /// it). `Ok(true)`: the input broke off (damage) past the block, so the
+    /// record is judged by what arrived, the damage pending. `Err`: the
+    /// outcome for the record (a lie or a cut).
+    pub(super) fn skip_block(&mut self, layout: Layout) -> Result<bool, Outcome> {
         let content_length = layout.content_length;
         let start = self.start;
         let block_start = start + layout.block_start;
         // Block bytes not dropped yet (buffered or still to come).
         let mut remaining = content_length;
+        let mut cut = false;
         loop {
             let have = (self.buf.len() - block_start) as u64;
             let in_block = block_start + have.min(remaining) as usize;
-            match find_record(&self.buf, block_start, in_block, self.eof) {
+            match find_record(&self.buf, block_start, in_block, self.eof || cut) {
                 Found::At(_) => {
                     return Err(self.bad_length(
                         start,
@@ -403,7 +429,7 @@ impl Buffered {
                 }
                 Found::None if have >= remaining => {
                     self.drop_bytes(block_start, remaining as usize);
-                    return Ok(());
+                    return Ok(cut);
                 }
                 Found::None => {
                     // Keep a tail where a `WARC/` may begin.
@@ -438,6 +464,17 @@ impl Buffered {
                     self.start = self.buf.len();
                     return Err(outcome);
                 }
+                // The block is all here and the damage lies past it, in
+                // what was to decide a candidate record start inside it:
+                // as in `finish_record`, judged by what arrived.
+                Err(e)
+                    if (self.buf.len() - block_start) as u64 >= remaining
+                        && !self.withdrawn_below(block_start + remaining as usize) =>
+                {
+                    let problem = self.fill_problem(e);
+                    self.pending.push_back(problem);
+                    cut = true;
+                }
                 Err(e) => return Err(self.fill_failed(e)),
             }
         }
@@ -464,11 +501,14 @@ impl Buffered {
         for mark in &mut self.marks {
             if mark.pos >= at + len {
                 mark.pos -= len;
-            } else if mark.pos > at {
+            } else if mark.pos > at || (linear && mark.pos == at) {
                 // The mark's byte is gone: describe the first byte kept
-                // after it (plain input), or say it lies inside the member
-                // the mark starts (gzip: a member's offset is its start,
-                // whatever part of its output was dropped, as in `compact`).
+                // after it (plain input: also a mark at `at` itself, left
+                // by an earlier drop there, or it would place the bytes
+                // after this drop `len` bytes too early), or say it lies
+                // inside the member the mark starts (gzip: a member's
+                // offset is its start, whatever part of its output was
+                // dropped, as in `compact`).
                 if linear {
                     mark.offset += (at + len - mark.pos) as u64;
                 }

@@ -289,7 +289,10 @@ impl Extractor {
         self
     }
 
-    /// Sets the `gap` of Algorithm 1 (virtual lines between regions).
+    /// Sets the `gap` of Algorithm 1 (virtual lines between regions). A
+    /// run of over 4,096 lines of markup only (no text) counts as 4,096
+    /// lines: the counting pass folds the rest to keep memory within a
+    /// small multiple of the page, so a gap that large bridges any run.
     pub fn with_gap(mut self, gap: usize) -> Self {
         self.gap = gap;
         self

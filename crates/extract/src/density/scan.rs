@@ -122,6 +122,8 @@ pub fn scan<C: TextCounter>(
         furniture: None,
         in_main: false,
         in_article: false,
+        run: 0,
+        anchor_open: false,
     };
     let mut furniture = Tracker::default();
     memo.start_page();
@@ -157,6 +159,7 @@ pub fn scan<C: TextCounter>(
             pos += 1;
             continue;
         };
+        lines.anchor_open = links.open.is_some();
         let mut leaves_furniture = false;
         if furnishing {
             let outside = furniture.furniture().is_none();
@@ -205,6 +208,7 @@ pub fn scan<C: TextCounter>(
         }
         pos = tag.end;
     }
+    lines.anchor_open = links.open.is_some();
     lines.break_at(html.len());
     if furnishing {
         mark_outside(lines.lines, |l| l.in_main);
@@ -226,6 +230,21 @@ fn mark_outside(lines: &mut [Line], inside: impl Fn(&Line) -> bool) {
     }
 }
 
+/// Lines of markup only (no text) kept one by one in a row; the ones after
+/// them are folded into one line, `RUN_TAIL` lines before the run's end.
+/// A page of `<div>` nested a million deep is two lines per 11 bytes, 32
+/// bytes a line: the line array alone would be 6 times the page. Real
+/// pages have runs of up to a few thousand such lines (2,220 the longest
+/// in the shared datasets), so their lines are never folded; a folded run
+/// is still [`MAX_MARKUP_RUN`] lines long, far longer than the gaps the
+/// algorithms bridge (a `gap` set at 4,096 or more bridges it), and its
+/// counts add up to the same totals.
+pub const MAX_MARKUP_RUN: usize = 4096;
+
+/// Lines of a long run of markup kept as they are at its end, so that the
+/// line after the run and its neighbours see real lines beside them.
+const RUN_TAIL: usize = 16;
+
 struct LineBuilder<'a> {
     lines: &'a mut Vec<Line>,
     current: Line,
@@ -234,6 +253,11 @@ struct LineBuilder<'a> {
     /// Whether the lines now are inside `<main>` and `<article>`.
     in_main: bool,
     in_article: bool,
+    /// Lines of markup only pushed in a row, up to [`MAX_MARKUP_RUN`].
+    run: usize,
+    /// Whether an anchor is open: its line index is kept, so no line is
+    /// folded away under it.
+    anchor_open: bool,
 }
 
 impl LineBuilder<'_> {
@@ -242,7 +266,7 @@ impl LineBuilder<'_> {
     fn break_at(&mut self, pos: usize) {
         if self.current.content != 0 || self.current.code != 0 {
             self.current.end = pos as u32;
-            self.lines.push(self.current);
+            self.push_current();
         }
         self.current = Line {
             start: pos as u32,
@@ -259,6 +283,37 @@ impl LineBuilder<'_> {
         self.furniture = furniture;
         self.break_at(pos);
         self.current.inline = inline;
+    }
+
+    /// Pushes the current line, folding a run of markup-only lines past
+    /// [`MAX_MARKUP_RUN`]: the oldest of the run's last [`RUN_TAIL`] lines
+    /// goes into the line before it, alike in all but its markup count.
+    fn push_current(&mut self) {
+        let line = self.current;
+        if line.content != 0 {
+            self.run = 0;
+            self.lines.push(line);
+            return;
+        }
+        if self.run < MAX_MARKUP_RUN || self.anchor_open {
+            self.run = (self.run + 1).min(MAX_MARKUP_RUN);
+            self.lines.push(line);
+            return;
+        }
+        let len = self.lines.len();
+        let into = len - RUN_TAIL - 1;
+        let folded = self.lines.get(into + 1).copied();
+        match (self.lines.get_mut(into), folded) {
+            (Some(acc), Some(next)) if foldable(acc, &next) => {
+                acc.end = next.end;
+                acc.code = acc.code.saturating_add(next.code);
+                self.lines.copy_within(into + 2..len, into + 1);
+                if let Some(last) = self.lines.last_mut() {
+                    *last = line;
+                }
+            }
+            _ => self.lines.push(line),
+        }
     }
 
     fn add_text(&mut self, links: &mut Links, chars: u32, non_ascii: u32) {
@@ -279,6 +334,19 @@ impl LineBuilder<'_> {
             None => self.current.code += code,
         }
     }
+}
+
+/// Whether `next`, a line of markup only, may be folded into `acc`, the
+/// line before it: both without text and alike in all but their extent and
+/// markup.
+fn foldable(acc: &Line, next: &Line) -> bool {
+    let bare = |l: &Line| Line {
+        start: 0,
+        end: 0,
+        code: 0,
+        ..*l
+    };
+    acc.content == 0 && next.content == 0 && acc.heading == 0 && bare(acc) == bare(next)
 }
 
 /// The state of the hyperlink rule.
@@ -442,6 +510,102 @@ mod tests {
             .iter()
             .map(|l| (l.content, l.code))
             .collect()
+    }
+
+    /// A long run of lines of markup only is folded to [`MAX_MARKUP_RUN`]
+    /// lines, its markup counted the same, its last lines and the lines
+    /// around it as they were.
+    #[test]
+    fn a_long_run_of_markup_lines_is_folded() {
+        let depth = 50_000;
+        let html = format!(
+            "<p>top</p>{}deep text{}<p>bottom</p>",
+            "<div>".repeat(depth),
+            "</div>".repeat(depth)
+        );
+        for rule in [LinkRule::Keep, LinkRule::DropLinks, LinkRule::Normalise] {
+            let out = lines(&html, rule);
+            assert!(out.len() <= 2 * MAX_MARKUP_RUN + 8, "{}", out.len());
+            let code: u64 = out.iter().map(|l| u64::from(l.code)).sum();
+            assert_eq!(code, 11 * depth as u64 + 14, "{rule:?}");
+            let text: Vec<_> = out
+                .iter()
+                .filter(|l| l.content > 0)
+                .map(|l| l.content)
+                .collect();
+            assert_eq!(text, [3, 8, 6], "{rule:?}");
+            // In page order, without overlaps; the lines next to the text
+            // are single tags.
+            assert!(out.windows(2).all(|w| w[0].end <= w[1].start), "{rule:?}");
+            let deep = out.iter().position(|l| l.content == 8).unwrap_or(0);
+            assert_eq!(out[deep - 1].code, 5, "{rule:?}");
+            assert_eq!(out[deep + 1].code, 6, "{rule:?}");
+        }
+        // A run as long as the limit is left alone; one line more is folded.
+        let run = |n: usize| format!("<p>a</p>{}<p>b</p>", "<div></div>".repeat(n));
+        assert_eq!(
+            lines(&run(MAX_MARKUP_RUN), LinkRule::Keep).len(),
+            MAX_MARKUP_RUN + 2
+        );
+        assert_eq!(
+            lines(&run(MAX_MARKUP_RUN + 1), LinkRule::Keep).len(),
+            MAX_MARKUP_RUN + 2
+        );
+        assert_eq!(
+            lines(&run(MAX_MARKUP_RUN + 99), LinkRule::Keep).len(),
+            MAX_MARKUP_RUN + 2
+        );
+    }
+
+    /// No page of the shared datasets has a run of markup lines long
+    /// enough to be folded, under any rule: folding changes no line, so
+    /// no text, of theirs. (The longest is 2,220 lines.)
+    #[test]
+    fn no_dataset_page_is_folded() {
+        use std::io::Read;
+        let shared = std::env::var_os("CRAWLSIFT_SHARED").map_or_else(
+            || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+            std::path::PathBuf::from,
+        );
+        let mut longest = (0, String::new());
+        for set in ["scrapinghub", "wcxb_dev", "daniel_dev", "readability_tests"] {
+            let dir = shared.join("datasets").join(set).join("html");
+            let entries = std::fs::read_dir(&dir)
+                .unwrap_or_else(|e| panic!("{}: {e} (see TESTING.md)", dir.display()));
+            for entry in entries {
+                let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+                let mut raw = Vec::new();
+                let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{e}"));
+                if path.extension().is_some_and(|x| x == "gz") {
+                    flate2::read::MultiGzDecoder::new(file).read_to_end(&mut raw)
+                } else {
+                    std::io::BufReader::new(file).read_to_end(&mut raw)
+                }
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                for links in [LinkRule::Keep, LinkRule::DropLinks, LinkRule::Normalise] {
+                    for cleaning in [Cleaning::Papers, Cleaning::Furniture] {
+                        let mut out = Vec::new();
+                        let rules = Rules { links, cleaning };
+                        scan(
+                            &raw,
+                            rules,
+                            &BlockCounter(Baseline),
+                            &mut out,
+                            &mut CueMemo::default(),
+                        );
+                        let mut run = 0;
+                        for line in &out {
+                            run = if line.content == 0 { run + 1 } else { 0 };
+                            if run > longest.0 {
+                                longest = (run, path.display().to_string());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(longest.0 > 1000, "{longest:?}: the datasets were read");
+        assert!(longest.0 < MAX_MARKUP_RUN, "{longest:?}");
     }
 
     #[test]
