@@ -11,7 +11,7 @@
 
 use super::tags::{Tag, Walk};
 use super::{head, Candidates, Field, MetadataSettings};
-use memchr::memmem;
+use aho_corasick::{AhoCorasick, MatchKind};
 use std::sync::LazyLock;
 
 const RANK_ITEMPROP_DATE: u8 = 28;
@@ -28,15 +28,23 @@ const NAME_CHARS: usize = 60;
 const NAME_WORDS: usize = 7;
 
 /// Words one of which is in every tag the body fallback reads: searched
-/// for with `memmem`, so that only the tags around them are parsed, not
-/// every tag of the body.
+/// for all at once (one leftmost-first Aho-Corasick pass over the bytes),
+/// so that only the tags around them are parsed, not every tag of the
+/// body. An occurrence the pass steps over (`date` in `updated`, `publish`
+/// sharing the `p` of `itemprop`) starts inside one it reports, with only
+/// letters between, so it lies in the same tag as that one: no tag is
+/// missed.
 const TRIGGERS: &[&str] = &[
     "itemprop", "author", "byline", "date", "time", "publish", "updated",
 ];
 
-/// Searchers for [`TRIGGERS`], built once.
-static FINDERS: LazyLock<Vec<memmem::Finder<'static>>> =
-    LazyLock::new(|| TRIGGERS.iter().map(memmem::Finder::new).collect());
+/// The searcher for [`TRIGGERS`], built once.
+static FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .match_kind(MatchKind::LeftmostFirst)
+        .build(TRIGGERS)
+        .expect("a few short literal words make an automaton")
+});
 
 /// How far before a trigger word its tag's `<` may be.
 const TAG_REACH: usize = 400;
@@ -49,17 +57,15 @@ pub fn read(html: &str, from: usize, settings: &MetadataSettings, candidates: &m
         return;
     };
     let mut starts = Vec::new();
-    for finder in FINDERS.iter() {
-        for hit in finder.find_iter(body) {
-            let hit = from + hit;
-            // The tag the word is in: the last `<` before it, with no `>`
-            // between (else the word is text, not markup).
-            let reach = hit.saturating_sub(TAG_REACH).max(from);
-            let before = &html.as_bytes()[reach..hit];
-            if let Some(lt) = memchr::memrchr(b'<', before) {
-                if memchr::memchr(b'>', &before[lt..]).is_none() {
-                    starts.push(reach + lt);
-                }
+    for found in FINDER.find_iter(body) {
+        let hit = from + found.start();
+        // The tag the word is in: the last `<` before it, with no `>`
+        // between (else the word is text, not markup).
+        let reach = hit.saturating_sub(TAG_REACH).max(from);
+        let before = &html.as_bytes()[reach..hit];
+        if let Some(lt) = memchr::memrchr(b'<', before) {
+            if memchr::memchr(b'>', &before[lt..]).is_none() {
+                starts.push(reach + lt);
             }
         }
     }
@@ -219,14 +225,13 @@ fn shown_name(
 /// author (`author-bio`, `about-author`).
 fn names_author(class: &str) -> bool {
     class.split_ascii_whitespace().any(|c| {
-        let c = c.to_ascii_lowercase();
-        (c.contains("author") || c.contains("byline"))
+        (contains_word(c, "author") || contains_word(c, "byline"))
             && ![
                 "bio", "about", "avatar", "image", "img", "photo", "desc", "box", "info", "social",
                 "label", "title", "more", "link",
             ]
             .iter()
-            .any(|w| c.contains(w))
+            .any(|w| contains_word(c, w))
     })
 }
 
@@ -235,16 +240,23 @@ fn names_author(class: &str) -> bool {
 /// `byline`).
 fn names_date(class: &str) -> bool {
     class.split_ascii_whitespace().any(|c| {
-        let c = c.to_ascii_lowercase();
         [
             "date", "time", "publish", "posted", "updated", "modified", "meta", "byline",
         ]
         .iter()
-        .any(|w| c.contains(w))
+        .any(|w| contains_word(c, w))
             && !["dates", "timeline", "times", "timer", "datepicker"]
                 .iter()
-                .any(|w| c.contains(w))
+                .any(|w| contains_word(c, w))
     })
+}
+
+/// Whether `class` contains `word` (ASCII lowercase), ASCII case ignored.
+fn contains_word(class: &str, word: &str) -> bool {
+    class
+        .as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
 }
 
 /// A shown date with its label (`Published on`, `Last updated:`, `Date:`)

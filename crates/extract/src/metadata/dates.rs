@@ -65,7 +65,9 @@ const YEARS: std::ops::RangeInclusive<i32> = 1900..=2100;
 /// stands for "no date" on many sites).
 pub fn parse(value: &str) -> Option<String> {
     let value = value.trim();
-    if value.is_empty() || value.len() > MAX_LEN {
+    // Every layout has a numeric year or day: text without a digit (most
+    // of what bylines show) is not tried against them.
+    if value.len() > MAX_LEN || !value.bytes().any(|b| b.is_ascii_digit()) {
         return None;
     }
     // `Z` for UTC after a time without seconds, which RFC 3339 lacks.

@@ -1,6 +1,8 @@
 //! JSON-LD: the `<script type="application/ld+json">` blocks of the page,
 //! found with one `memmem` search over the bytes and parsed with
-//! `serde_json` (linear in the script, depth-limited), each up to
+//! `serde_json` (linear in the script, depth-limited) into a [`Json`] that
+//! keeps only the keys read here (the rest is parsed and checked as JSON
+//! but not built), each up to
 //! [`super::MetadataSettings::json_ld_limit`] bytes. A longer or invalid
 //! script is not parsed: its dates are read by a bounded key scan
 //! ([`key_scan`]) instead.
@@ -12,8 +14,10 @@
 
 use super::{Candidates, Field, MetadataSettings};
 use memchr::memmem;
-use serde_json::{Map, Value};
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::fmt;
 
 /// What kind of node a `@type` names, by how much its fields say about the
 /// page itself.
@@ -118,7 +122,8 @@ pub fn read(html: &str, settings: &MetadataSettings, candidates: &mut Candidates
             key_scan(script, settings, candidates);
             continue;
         }
-        match parse(script) {
+        let mut cleaned = String::new();
+        match parse(script, &mut cleaned) {
             Some(value) => read_value(&value, candidates),
             None => key_scan(script, settings, candidates),
         }
@@ -127,8 +132,9 @@ pub fn read(html: &str, settings: &MetadataSettings, candidates: &mut Candidates
 
 /// The script as JSON: as written, else with control characters (raw
 /// newlines and tabs inside strings, which many sites write and JSON
-/// forbids) made spaces, and HTML comment or CDATA wrappers removed.
-fn parse(script: &str) -> Option<Value> {
+/// forbids) made spaces (in `cleaned`), and HTML comment or CDATA wrappers
+/// removed.
+fn parse<'s>(script: &'s str, cleaned: &'s mut String) -> Option<Json<'s>> {
     let trimmed = script.trim();
     if let Ok(value) = serde_json::from_str(trimmed) {
         return Some(value);
@@ -142,21 +148,248 @@ fn parse(script: &str) -> Option<Value> {
         .trim_end_matches("]]>")
         .trim()
         .trim_end_matches(';');
-    let cleaned: String = unwrapped
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    serde_json::from_str(&cleaned).ok()
+    cleaned.extend(
+        unwrapped
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c }),
+    );
+    let cleaned: &'s String = cleaned;
+    serde_json::from_str(cleaned).ok()
+}
+
+/// The keys of a JSON-LD object the metadata reads (at any depth): an
+/// object keeps these and drops the rest unbuilt.
+#[derive(Clone, Copy)]
+enum Key {
+    Type,
+    Id,
+    Name,
+    Author,
+    Creator,
+    Publisher,
+    DatePublished,
+    DateCreated,
+    UploadDate,
+    DateModified,
+    Description,
+    Graph,
+    MainEntity,
+    MainEntityOfPage,
+}
+
+/// The JSON names of [`Key`], in its order.
+const KEYS: [&str; 14] = [
+    "@type",
+    "@id",
+    "name",
+    "author",
+    "creator",
+    "publisher",
+    "datePublished",
+    "dateCreated",
+    "uploadDate",
+    "dateModified",
+    "description",
+    "@graph",
+    "mainEntity",
+    "mainEntityOfPage",
+];
+
+/// A JSON value as far as the metadata reads it: strings (borrowed from
+/// the script unless they hold escapes), arrays, and objects with only
+/// their [`KEYS`]. It is read through `serde_json`'s own parser, value by
+/// value as `serde_json::Value` is, so that the same scripts are valid
+/// JSON (numbers, escapes, depth) without allocating what is not read.
+enum Json<'a> {
+    Str(Cow<'a, str>),
+    Array(Vec<Json<'a>>),
+    Object(Box<Object<'a>>),
+    /// A number, `true`, `false` or `null`.
+    Other,
+}
+
+/// A JSON object's values for [`KEYS`] (the last of a key written twice,
+/// as `serde_json::Value`).
+#[derive(Default)]
+struct Object<'a> {
+    values: [Option<Json<'a>>; KEYS.len()],
+}
+
+impl<'a> Object<'a> {
+    fn get(&self, key: Key) -> Option<&Json<'a>> {
+        self.values[key as usize].as_ref()
+    }
+
+    fn str(&self, key: Key) -> Option<&str> {
+        self.get(key).and_then(Json::as_str)
+    }
+}
+
+impl<'a> Json<'a> {
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The value of `key` when this is an object.
+    fn get(&self, key: Key) -> Option<&Json<'a>> {
+        match self {
+            Json::Object(object) => object.get(key),
+            _ => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Json<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Json<'de>, E> {
+        Ok(Json::Other)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Json<'de>, E> {
+        Ok(Json::Other)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Json<'de>, E> {
+        Ok(Json::Other)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Json<'de>, E> {
+        Ok(Json::Other)
+    }
+    fn visit_unit<E>(self) -> Result<Json<'de>, E> {
+        Ok(Json::Other)
+    }
+    fn visit_borrowed_str<E>(self, value: &'de str) -> Result<Json<'de>, E> {
+        Ok(Json::Str(Cow::Borrowed(value)))
+    }
+    fn visit_str<E>(self, value: &str) -> Result<Json<'de>, E> {
+        Ok(Json::Str(Cow::Owned(value.to_owned())))
+    }
+    fn visit_string<E>(self, value: String) -> Result<Json<'de>, E> {
+        Ok(Json::Str(Cow::Owned(value)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'de>, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'de>, A::Error> {
+        let mut object = Object::default();
+        while let Some(KeySlot(key)) = map.next_key()? {
+            match key {
+                Some(key) => object.values[key as usize] = Some(map.next_value()?),
+                None => {
+                    map.next_value::<Skip>()?;
+                }
+            }
+        }
+        Ok(Json::Object(Box::new(object)))
+    }
+}
+
+/// An object key: which of [`KEYS`] it is, if any.
+struct KeySlot(Option<Key>);
+
+impl<'de> Deserialize<'de> for KeySlot {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = KeySlot;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object key")
+            }
+            fn visit_str<E>(self, key: &str) -> Result<KeySlot, E> {
+                const ALL: [Key; KEYS.len()] = [
+                    Key::Type,
+                    Key::Id,
+                    Key::Name,
+                    Key::Author,
+                    Key::Creator,
+                    Key::Publisher,
+                    Key::DatePublished,
+                    Key::DateCreated,
+                    Key::UploadDate,
+                    Key::DateModified,
+                    Key::Description,
+                    Key::Graph,
+                    Key::MainEntity,
+                    Key::MainEntityOfPage,
+                ];
+                Ok(KeySlot(KEYS.iter().position(|k| *k == key).map(|i| ALL[i])))
+            }
+        }
+        deserializer.deserialize_any(KeyVisitor)
+    }
+}
+
+/// A value parsed (and so checked) as `serde_json::Value` parses it, and
+/// dropped.
+struct Skip;
+
+impl<'de> Deserialize<'de> for Skip {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(SkipVisitor)
+    }
+}
+
+struct SkipVisitor;
+
+impl<'de> Visitor<'de> for SkipVisitor {
+    type Value = Skip;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_unit<E>(self) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
+        while seq.next_element::<Skip>()?.is_some() {}
+        Ok(Skip)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
+        while map.next_entry::<Skip, Skip>()?.is_some() {}
+        Ok(Skip)
+    }
 }
 
 /// Reads the nodes of one script.
-fn read_value(value: &Value, candidates: &mut Candidates) {
+fn read_value(value: &Json<'_>, candidates: &mut Candidates) {
     let mut nodes = Vec::new();
     collect(value, 0, &mut nodes);
     // `@id` → name, to resolve authors and publishers given by reference.
     let names: HashMap<&str, &str> = nodes
         .iter()
-        .filter_map(|n| Some((n.get("@id")?.as_str()?, n.get("name")?.as_str()?)))
+        .filter_map(|n| Some((n.str(Key::Id)?, n.str(Key::Name)?)))
         .collect();
     for node in &nodes {
         read_node(node, &names, candidates);
@@ -165,20 +398,20 @@ fn read_value(value: &Value, candidates: &mut Candidates) {
 
 /// The nodes worth reading: top-level objects, array and `@graph` members,
 /// and `mainEntity` / `mainEntityOfPage` objects, two levels deep at most.
-fn collect<'v>(value: &'v Value, depth: usize, nodes: &mut Vec<&'v Map<String, Value>>) {
+fn collect<'v, 'a>(value: &'v Json<'a>, depth: usize, nodes: &mut Vec<&'v Object<'a>>) {
     if depth > 3 {
         return;
     }
     match value {
-        Value::Array(items) => {
+        Json::Array(items) => {
             for item in items {
                 collect(item, depth + 1, nodes);
             }
         }
-        Value::Object(object) => {
+        Json::Object(object) => {
             nodes.push(object);
-            for key in ["@graph", "mainEntity", "mainEntityOfPage"] {
-                if let Some(inner @ (Value::Array(_) | Value::Object(_))) = object.get(key) {
+            for key in [Key::Graph, Key::MainEntity, Key::MainEntityOfPage] {
+                if let Some(inner @ (Json::Array(_) | Json::Object(_))) = object.get(key) {
                     collect(inner, depth + 1, nodes);
                 }
             }
@@ -189,10 +422,10 @@ fn collect<'v>(value: &'v Value, depth: usize, nodes: &mut Vec<&'v Map<String, V
 
 /// The kind of a node from its `@type` (a string or an array; `schema:`
 /// or URL prefixes dropped); `None` without one.
-fn kind(node: &Map<String, Value>) -> Option<Node> {
-    let types: Vec<&str> = match node.get("@type")? {
-        Value::String(t) => vec![t.as_str()],
-        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+fn kind(node: &Object<'_>) -> Option<Node> {
+    let types: Vec<&str> = match node.get(Key::Type)? {
+        Json::Str(t) => vec![t.as_ref()],
+        Json::Array(ts) => ts.iter().filter_map(Json::as_str).collect(),
         _ => return None,
     };
     types
@@ -216,7 +449,7 @@ fn kind(node: &Map<String, Value>) -> Option<Node> {
         .min()
 }
 
-fn read_node(node: &Map<String, Value>, names: &HashMap<&str, &str>, candidates: &mut Candidates) {
+fn read_node(node: &Object<'_>, names: &HashMap<&str, &str>, candidates: &mut Candidates) {
     let Some(kind) = kind(node) else {
         return;
     };
@@ -224,23 +457,22 @@ fn read_node(node: &Map<String, Value>, names: &HashMap<&str, &str>, candidates:
         Node::Main => RANK_MAIN,
         Node::Page => RANK_PAGE,
         Node::Site => {
-            if let Some(name) = node.get("name").and_then(Value::as_str) {
+            if let Some(name) = node.str(Key::Name) {
                 candidates.offer(Field::SiteName, RANK_SITE, name);
             }
             return;
         }
         Node::Other => RANK_OTHER,
     };
-    let text = |key: &str| node.get(key).and_then(Value::as_str);
-    for key in ["author", "creator"] {
+    for key in [Key::Author, Key::Creator] {
         if let Some(author) = node.get(key) {
             let mut joined = String::new();
             author_names(author, names, &mut joined, 0);
             if !joined.is_empty() {
                 let publisher = node
-                    .get("publisher")
-                    .and_then(|p| p.get("name"))
-                    .and_then(Value::as_str);
+                    .get(Key::Publisher)
+                    .and_then(|p| p.get(Key::Name))
+                    .and_then(Json::as_str);
                 let weak = organisation(author) || publisher == Some(joined.as_str());
                 let rank = if weak { RANK_ORGANISATION_AUTHOR } else { rank };
                 candidates.offer(Field::Author, rank, &joined);
@@ -248,22 +480,22 @@ fn read_node(node: &Map<String, Value>, names: &HashMap<&str, &str>, candidates:
             }
         }
     }
-    for key in ["datePublished", "dateCreated", "uploadDate"] {
-        if let Some(date) = text(key) {
+    for key in [Key::DatePublished, Key::DateCreated, Key::UploadDate] {
+        if let Some(date) = node.str(key) {
             if candidates.offer(Field::DatePublished, rank, date) {
                 break;
             }
         }
     }
-    if let Some(date) = text("dateModified") {
+    if let Some(date) = node.str(Key::DateModified) {
         candidates.offer(Field::DateModified, rank, date);
     }
     if kind == Node::Main {
-        if let Some(description) = text("description") {
+        if let Some(description) = node.str(Key::Description) {
             candidates.offer(Field::Description, RANK_DESCRIPTION, description);
         }
     }
-    if let Some(publisher) = node.get("publisher") {
+    if let Some(publisher) = node.get(Key::Publisher) {
         let mut name = String::new();
         author_names(publisher, names, &mut name, MAX_AUTHORS - 1);
         if !name.is_empty() {
@@ -274,15 +506,15 @@ fn read_node(node: &Map<String, Value>, names: &HashMap<&str, &str>, candidates:
 
 /// Whether an author value is only organisations (`@type` an
 /// `Organization` or one of its kinds).
-fn organisation(value: &Value) -> bool {
-    let is_organisation = |item: &Value| {
-        item.get("@type").and_then(Value::as_str).is_some_and(|t| {
+fn organisation(value: &Json<'_>) -> bool {
+    let is_organisation = |item: &Json<'_>| {
+        item.get(Key::Type).and_then(Json::as_str).is_some_and(|t| {
             let t = t.to_ascii_lowercase();
             t.contains("organization") || t == "corporation" || t.ends_with("business")
         })
     };
     match value {
-        Value::Array(items) => !items.is_empty() && items.iter().all(is_organisation),
+        Json::Array(items) => !items.is_empty() && items.iter().all(is_organisation),
         item => is_organisation(item),
     }
 }
@@ -291,7 +523,7 @@ fn organisation(value: &Value) -> bool {
 /// an `@id` reference, or an array of those) to `out`, `, `-separated, up
 /// to [`MAX_AUTHORS`] in all (counting the `count` already there).
 fn author_names(
-    value: &Value,
+    value: &Json<'_>,
     names: &HashMap<&str, &str>,
     out: &mut String,
     count: usize,
@@ -309,28 +541,23 @@ fn author_names(
         count += 1;
     };
     match value {
-        Value::String(name) => push(name, out),
-        Value::Object(object) => {
+        Json::Str(name) => push(name, out),
+        Json::Object(object) => {
             let name = object
-                .get("name")
+                .get(Key::Name)
                 .and_then(|n| match n {
-                    Value::String(s) => Some(s.as_str()),
-                    Value::Array(a) => a.first().and_then(Value::as_str),
+                    Json::Str(s) => Some(s.as_ref()),
+                    Json::Array(a) => a.first().and_then(Json::as_str),
                     _ => None,
                 })
-                .or_else(|| {
-                    object
-                        .get("@id")
-                        .and_then(Value::as_str)
-                        .and_then(|id| names.get(id).copied())
-                });
+                .or_else(|| object.str(Key::Id).and_then(|id| names.get(id).copied()));
             if let Some(name) = name {
                 push(name, out);
             }
         }
-        Value::Array(items) => {
+        Json::Array(items) => {
             for item in items.iter().take(MAX_AUTHORS) {
-                if !matches!(item, Value::Array(_)) {
+                if !matches!(item, Json::Array(_)) {
                     count = author_names(item, names, out, count);
                 }
             }
@@ -373,4 +600,46 @@ fn key_scan(script: &str, settings: &MetadataSettings, candidates: &mut Candidat
 fn trim_ascii_start(bytes: &[u8]) -> &[u8] {
     let skip = bytes.iter().take_while(|b| b.is_ascii_whitespace()).count();
     &bytes[skip..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Json, Key};
+
+    /// `Json` accepts exactly the scripts `serde_json::Value` accepts.
+    #[test]
+    fn same_scripts_valid_as_with_value() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let scripts = [
+            r#"{"@type": "Article", "author": {"name": "Ann"}, "x": [1, 2.5, -3e4, true, null]}"#,
+            r#"{"a": 1e999}"#,
+            r#"{"a": 123456789012345678901234567890}"#,
+            r#"{"a": "\ud800"}"#,
+            r#"{"a": "\u00e9\n"}"#,
+            "{\"a\": \"raw\tcontrol\"}",
+            r#"{"a": [1, 2,]}"#,
+            r#"{"a": 1} trailing"#,
+            r#"{"@graph": [{"@type": "Person"}], "@graph": 3}"#,
+            r#"{"a": {"b": {"c": [{"d": "\"quoted\""}]}}}"#,
+            deep.as_str(),
+            "",
+        ];
+        for script in scripts {
+            assert_eq!(
+                serde_json::from_str::<Json>(script).is_ok(),
+                serde_json::from_str::<serde_json::Value>(script).is_ok(),
+                "{script}"
+            );
+        }
+    }
+
+    /// A key written twice keeps its last value, as in `serde_json::Value`.
+    #[test]
+    fn last_of_a_repeated_key() {
+        let json: Json = serde_json::from_str(
+            r#"{"author": "First", "other": {"author": "Inner"}, "author": "Last"}"#,
+        )
+        .expect("valid JSON");
+        assert_eq!(json.get(Key::Author).and_then(Json::as_str), Some("Last"));
+    }
 }
