@@ -378,3 +378,8 @@ def extract_batch(
     page, else ``null_html``, ``timeout`` or ``filter:<rule set>:<rule>``, the row's
     other columns null. ``threads`` workers (all cores when None) extract with the
     GIL released."""
+
+def run_cli(args: Sequence[str]) -> int:
+    """Runs the ``crawlsift`` command line ``args`` (the program name first) as the
+    binary does, writing to the process's stdout and stderr, and returns its exit
+    code. The ``crawlsift`` command of the wheel (``crawlsift._cli``) calls it."""

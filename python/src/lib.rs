@@ -1096,10 +1096,19 @@ fn start_reading(
     })
 }
 
+/// `crawlsift` with the command line `args` (the program name first), as
+/// the binary runs it, and its exit code: the `crawlsift` command of the
+/// wheel (`crawlsift._cli`). The GIL is released while it runs.
+#[pyfunction]
+fn run_cli(py: Python<'_>, args: Vec<std::ffi::OsString>) -> u8 {
+    py.detach(|| crawlsift_cli::run(args))
+}
+
 #[pymodule]
 fn _crawlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(extract, m)?)?;
+    m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(read_warc, m)?)?;
     m.add_function(wrap_pyfunction!(parquet::write_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::read_warc_batches, m)?)?;

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,6 @@ import crawlsift.daft as cdaft  # noqa: E402
 
 from scaleout import ScaleOut, key  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -100,19 +98,3 @@ def test_scale_out_with_broken_inputs(tmp_path, shared, cli_rows):
         rows.extend(pq.read_table(f).to_pylist())
     job.check_rows(rows, cli_rows)
     assert sum(s["extracted"] for s in stats.values()) == len(rows)
-
-
-def test_readme_example_runs_as_printed(tmp_path, shared, monkeypatch):
-    """The README's Daft lines, run as printed in a folder with a warc.paths file."""
-    readme = (REPO / "README.md").read_text()
-    block = re.search(r"```python\n(import crawlsift\.daft\n.*?)```", readme, re.S)
-    assert block, "the README has no crawlsift.daft example"
-    warcs = [shared / "warc" / name for name in ("dolma_sample-0000.warc.gz", "cc_whirlwind.warc.gz")]
-    (tmp_path / "warc.paths").write_text("".join(f"{w}\n" for w in warcs))
-    monkeypatch.chdir(tmp_path)
-    exec(compile(block.group(1), "README.md", "exec"), {})
-    outputs = [p for p in tmp_path.iterdir() if p.is_dir()]
-    assert len(outputs) == 1, outputs
-    rows = pq.read_table(str(outputs[0])).to_pylist()
-    want = sum(len(list(crawlsift.read_warc(w))) for w in warcs)
-    assert len(rows) == want > 0

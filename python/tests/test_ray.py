@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import gzip
 import os
-import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -22,7 +20,6 @@ import crawlsift.ray as cray  # noqa: E402
 
 from scaleout import ScaleOut, key  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -199,22 +196,3 @@ class _DiesAfterThirdBatch:
     @property
     def stats(self):
         return self.batches.stats
-
-
-def test_readme_example_runs_as_printed(tmp_path, shared):
-    """The README's Ray Data lines, run as printed by a new Python (which starts its
-    own Ray, whose workers share its working directory) in a folder with a
-    warc.paths file."""
-    readme = (REPO / "README.md").read_text()
-    block = re.search(r"```python\n(import crawlsift\.ray\n.*?)```", readme, re.S)
-    assert block, "the README has no crawlsift.ray example"
-    code = block.group(1)
-    warcs = [shared / "warc" / name for name in ("dolma_sample-0000.warc.gz", "cc_whirlwind.warc.gz")]
-    (tmp_path / "warc.paths").write_text("".join(f"{w}\n" for w in warcs))
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    outputs = [p for p in tmp_path.iterdir() if p.is_dir()]
-    assert len(outputs) == 1, outputs
-    rows = parquet_rows(outputs[0])
-    want = sum(len(list(crawlsift.read_warc(w))) for w in warcs)
-    assert len(rows) == want > 0

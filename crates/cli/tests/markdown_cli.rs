@@ -1,5 +1,6 @@
-//! `--markdown`: the README's example as printed, the text unchanged, and
-//! the structure of real pages of `../shared/datasets/` carried over.
+//! `--markdown`: the text unchanged, and the structure of real pages of
+//! `../shared/datasets/` carried over (the README's example runs in
+//! `readme.rs`).
 
 mod common;
 
@@ -23,29 +24,6 @@ fn html(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap_or_else(|e| panic!("not UTF-8: {e}"))
-}
-
-/// The README's `--markdown` example prints what the README shows.
-#[test]
-fn readme_example_runs_as_printed() {
-    let readme = std::fs::read_to_string(Path::new(REPO).join("README.md"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let start = readme
-        .find("$ crawlsift html --markdown ")
-        .unwrap_or_else(|| panic!("the README has no `crawlsift html --markdown` example"));
-    let block = &readme[start..];
-    let block = &block[..block.find("\n````").unwrap_or(block.len())];
-    let (command, shown) = block.split_once('\n').unwrap_or((block, ""));
-    let (command, head) = command
-        .split_once(" | head -n ")
-        .unwrap_or_else(|| panic!("expected `| head -n N` in {command}"));
-    let lines: usize = head.trim().parse().unwrap_or_else(|e| panic!("{e}"));
-    let args: Vec<&str> = command.split_whitespace().skip(3).collect();
-    let out = html(&args);
-    let got: Vec<&str> = out.lines().take(lines).collect();
-    assert_eq!(got.join("\n"), shown.trim_end_matches('\n'));
-    assert!(got.iter().any(|l| l.starts_with("## ")));
-    assert!(got.iter().any(|l| l.starts_with("```c")));
 }
 
 /// The pages of a dataset, sorted.

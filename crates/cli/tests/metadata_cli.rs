@@ -1,5 +1,5 @@
 //! The page metadata in `crawlsift html --json` and `crawlsift extract`:
-//! the README's example as printed, and the fields of every row.
+//! the fields of every row (the README's example runs in `readme.rs`).
 
 use std::path::Path;
 use std::process::Command;
@@ -27,42 +27,6 @@ fn crawlsift(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap_or_else(|e| panic!("not UTF-8: {e}"))
-}
-
-/// The README's metadata example prints what the README shows. Its `jq -c
-/// '{a, b}'` (keep these keys, in this order, on one line) is done here, so
-/// that the test does not need jq.
-#[test]
-fn readme_example_runs_as_printed() {
-    let readme = std::fs::read_to_string(Path::new(REPO).join("README.md"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let start = readme
-        .find("$ crawlsift html --json ")
-        .unwrap_or_else(|| panic!("the README has no `crawlsift html --json` example"));
-    let block = &readme[start..];
-    let block = &block[..block.find("\n```").unwrap_or(block.len())];
-    let (command, shown) = block.split_once('\n').unwrap_or((block, ""));
-    let (command, jq) = command
-        .split_once(" | jq -c '{")
-        .unwrap_or_else(|| panic!("expected `| jq -c '{{…}}'` in {command}"));
-    let keys: Vec<&str> = jq
-        .trim_end_matches("}'")
-        .split(',')
-        .map(str::trim)
-        .collect();
-    let args: Vec<&str> = command.split_whitespace().skip(2).collect();
-    let out = crawlsift(&args);
-    let row: serde_json::Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}"));
-    let mut picked = serde_json::Map::new();
-    for key in &keys {
-        picked.insert((*key).to_owned(), row[*key].clone());
-    }
-    let got = serde_json::to_string(&picked).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(got, shown.trim());
-    assert!(
-        row["author"].is_string() && row["date_published"].is_string(),
-        "{got}"
-    );
 }
 
 /// `crawlsift extract` writes the six fields in every JSONL row, null when

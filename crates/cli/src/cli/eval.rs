@@ -8,7 +8,6 @@ use std::fs::File;
 use std::io::Write;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum Format {
@@ -57,7 +56,7 @@ pub struct Args {
 /// Scored when neither --algorithm nor --pred is given.
 const DEFAULT_ALGORITHM: Algorithm = Algorithm::DEFAULT;
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<u8> {
     let sources = sources(&args)?;
     let datasets = args
         .datasets
@@ -88,7 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Format::Markdown => write!(std::io::stdout(), "{}", eval::table::markdown(&summaries))?,
         Format::Json => writeln!(std::io::stdout(), "{}", eval::table::json(&summaries))?,
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
 
 /// The algorithms asked for, then the prediction directories.

@@ -13,7 +13,6 @@ use crawlsift::Algorithm;
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -138,7 +137,7 @@ pub struct Args {
     split_min_bytes: u64,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<u8> {
     let mut inputs = args.inputs.clone();
     if let Some(list) = &args.paths {
         inputs.extend(read_paths(list, args.base_url.as_deref())?);
@@ -379,11 +378,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             s.error.as_deref().unwrap_or_default()
         );
     }
-    Ok(if unreadable.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(if unreadable.is_empty() { 0 } else { 1 })
 }
 
 /// Parses `--progress-interval SECONDS`: 0 or more (0: no progress lines).

@@ -5,7 +5,6 @@ use crawlsift::{Algorithm, Extractor};
 use flate2::read::MultiGzDecoder;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -88,7 +87,7 @@ struct JsonPage<'a> {
     canonical_url: Option<&'a str>,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<u8> {
     let timeout = crawlsift::pipeline::page_timeout_from_secs(args.page_timeout)
         .map_err(anyhow::Error::msg)?;
     let mut extractor = Extractor::new(args.algorithm)
@@ -169,11 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     out.flush()?;
-    Ok(if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(if failed == 0 { 0 } else { 1 })
 }
 
 /// Reads a page into `raw`, gunzipping it when it starts with the gzip magic.

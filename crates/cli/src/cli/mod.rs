@@ -1,7 +1,8 @@
 //! Command-line interface: one module per subcommand.
 
 use clap::{Parser, Subcommand};
-use std::process::ExitCode;
+use std::ffi::OsString;
+use std::io::Write;
 
 mod eval;
 mod extract;
@@ -56,21 +57,37 @@ fn long_version() -> &'static str {
     format!("{} (kernels: {kernels})", env!("CARGO_PKG_VERSION")).leak()
 }
 
-pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+/// Runs the command line `args` (the program name first) and returns the
+/// exit code; usage errors, `--help` and `--version` print as clap prints
+/// them, and return 2 or 0.
+pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            // Printing the help to a closed pipe is no error either.
+            let _ = err.print();
+            return u8::try_from(err.exit_code()).unwrap_or(2);
+        }
+    };
     let result = match cli.command {
         Command::Extract(args) => extract::run(args),
         Command::Html(args) => html::run(args),
         Command::Eval(args) => eval::run(args),
     };
+    // Called from Python (`crawlsift._cli`) no Rust `main` flushes stdout
+    // at the end, so it is flushed here.
+    let result = result.and_then(|code| {
+        std::io::stdout().flush()?;
+        Ok(code)
+    });
     match result {
         Ok(code) => code,
         // Output cut short by its reader (`crawlsift … | head`): what was wanted
         // was written, so end quietly and successfully, as Unix tools do.
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) if is_broken_pipe(&err) => 0,
         Err(err) => {
             eprintln!("crawlsift: error: {err:#}");
-            ExitCode::from(2)
+            2
         }
     }
 }
