@@ -21,11 +21,13 @@ date a page shows, which is often its "last updated" date.
 """
 
 import argparse
+import os
 import gzip
 import json
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -49,14 +51,18 @@ def date_right(gold, got):
     return bool(got) and len(gold) >= 10 and got[:10] == gold[:10]
 
 
-def crawlsift_metadata(binary, pages):
-    """crawlsift html --json over the pages, in order."""
-    out = subprocess.run(
-        [binary, "html", "--json", *map(str, pages)], check=True, capture_output=True, text=True
-    ).stdout
-    rows = [json.loads(line) for line in out.splitlines()]
-    assert len(rows) == len(pages), f"{len(rows)} rows for {len(pages)} pages"
-    return rows
+def crawlsift_metadata(binary, pages, urls):
+    """crawlsift html --json --url URL over each page (the URL the page was
+    fetched from, as trafilatura is given it), in order."""
+
+    def one(page_url):
+        page, url = page_url
+        command = [binary, "html", "--json", *(["--url", url] if url else []), str(page)]
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        return json.loads(out)
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return list(pool.map(one, zip(pages, urls)))
 
 
 def trafilatura_metadata(pages, urls):
@@ -82,8 +88,9 @@ def main():
     urls = {json.loads(line)["id"]: json.loads(line)["url"] for line in open(dataset / "meta.jsonl")}
     gold = [g for g in gold if (g.get("author") or "").strip() or (g.get("publish_date") or "").strip()]
     pages = [dataset / "html" / f"{g['id']}.html.gz" for g in gold]
-    ours = crawlsift_metadata(args.crawlsift, pages)
-    theirs = trafilatura_metadata(pages, [urls.get(g["id"]) for g in gold])
+    page_urls = [urls.get(g["id"]) for g in gold]
+    ours = crawlsift_metadata(args.crawlsift, pages, page_urls)
+    theirs = trafilatura_metadata(pages, page_urls)
 
     authors = [i for i, g in enumerate(gold) if (g.get("author") or "").strip()]
     dates = [i for i, g in enumerate(gold) if (g.get("publish_date") or "").strip()]
