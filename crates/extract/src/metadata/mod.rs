@@ -100,6 +100,10 @@ const RANK_WEAK: u8 = 27;
 /// as author).
 const RANK_UNSETTLED: u8 = 35;
 
+/// The rank of a byline shown under the title (`By Jane Doe`): before an
+/// organisation as author, after every other source.
+const RANK_BYLINE: u8 = 34;
+
 /// The best value offered so far for each field, with its rank.
 struct Candidates<'m> {
     out: &'m mut Metadata,
@@ -204,7 +208,7 @@ fn decode_into(raw: &str, out: &mut String, entities: &mut String) {
 }
 
 /// Settles the publish date with what the page shows: its dateline (see
-/// [`byline::dateline`]: the date and whether its label says it is an
+/// [`byline::around_title`]: the date and whether its label says it is an
 /// update) and the day its URL's path states.
 ///
 /// - A UTC timestamp does not state the page's local day: when the URL
@@ -285,13 +289,18 @@ impl MetadataReader {
         if !candidates.has_strong(Field::Author) || !candidates.has_strong(Field::DatePublished) {
             byline::read(html, head_end, &settings, &mut candidates);
         }
-        let shown = byline::dateline(
+        let shown = byline::around_title(
             html,
             head_end,
             &mut candidates.text,
             &mut candidates.entities,
         );
-        settle_dates(candidates.out, shown, url.and_then(dates::from_url));
+        if let Some(name) = &shown.author {
+            if !candidates.settled(Field::Author) {
+                candidates.offer(Field::Author, RANK_BYLINE, name);
+            }
+        }
+        settle_dates(candidates.out, shown.date, url.and_then(dates::from_url));
         self.text = candidates.text;
         self.entities = candidates.entities;
         if let (Some(canonical), Some(base)) = (&mut out.canonical_url, url) {
