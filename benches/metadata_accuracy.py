@@ -13,7 +13,13 @@ compared as words, case and punctuation ignored, ``and``/``&`` between names
 dropped; an author is right when the gold's words are a run of the words
 read (several authors are joined with ``, ``), or the words read, two or
 more, are a run of the gold's (the gold adds a title or co-authors). A date
-is right when it is the gold's calendar day (the first 10 characters).
+is right when it is the gold's calendar day (the first 10 characters), as
+written: no time-zone shift for either tool; a gold of month precision
+(``2015-11``) is right for neither.
+
+Both tools get the same input: the page's bytes and the URL it was fetched
+from (``meta.jsonl``): trafilatura's ``extract_metadata(html,
+default_url=url)``, crawlsift's ``html --json --url URL``, one page per run.
 
 Besides ``date_published``, the table shows ``date_published``, else
 ``date_modified`` when the page states no publish date: the gold takes the
@@ -21,8 +27,8 @@ date a page shows, which is often its "last updated" date.
 """
 
 import argparse
-import os
 import gzip
+import os
 import json
 import re
 import subprocess

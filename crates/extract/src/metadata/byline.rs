@@ -176,7 +176,10 @@ fn window(
             for piece in segment.split("-->") {
                 let piece = piece.split("<!--").next().unwrap_or_default();
                 super::decode_into(piece, text, entities);
-                let label = text.trim().trim_end_matches([':', ' ']).to_ascii_lowercase();
+                let label = text
+                    .trim()
+                    .trim_end_matches([':', ' '])
+                    .to_ascii_lowercase();
                 if label.is_empty() {
                     continue;
                 }
@@ -215,7 +218,9 @@ fn window(
 fn text_byline(text: &str, after_by_label: bool) -> Option<String> {
     let text = text.trim();
     let labelled = ["by ", "by:", "written by "].iter().any(|l| {
-        text.len() > l.len() && text.is_char_boundary(l.len()) && text[..l.len()].eq_ignore_ascii_case(l)
+        text.len() > l.len()
+            && text.is_char_boundary(l.len())
+            && text[..l.len()].eq_ignore_ascii_case(l)
     });
     // A byline is short; `by` in prose (`by integrating …`) is followed
     // by a lowercase word.

@@ -9,13 +9,17 @@
 //!   `memmem` search and parsed with `serde_json`, each within a size cap;
 //! - `byline`: only when those gave no author or no publish date, a
 //!   bounded walk over the start of the body (microdata, `<time>`,
-//!   bylines);
-//! - `dates`: dates parsed and written as ISO 8601.
+//!   bylines); and on every page, a walk over a few kilobytes around the
+//!   first `<h1>` elements for the date and `By <name>` shown under the
+//!   title (`byline::around_title`);
+//! - `dates`: dates parsed and written as ISO 8601, and the day a URL's
+//!   path states.
 //!
 //! Every source offers values with a rank; the lowest rank wins, so the
 //! order of the sources is one table of numbers (measured on wcxb_dev:
-//! ACCURACY.md). A field is `None` when the page does not state it; a date
-//! that does not parse is no date.
+//! ACCURACY.md); the date shown under the title and the URL's day then
+//! settle the publish date (`settle_dates`). A field is `None` when the
+//! page does not state it; a date that does not parse is no date.
 
 mod byline;
 mod dates;

@@ -235,6 +235,27 @@ fn the_day_in_the_url_path() {
 }
 
 #[test]
+fn the_byline_under_the_title() {
+    // `By <a>Dr. Vahid Osman</a> - Mar 27, 2024`: a label, the name in the
+    // next element.
+    assert_eq!(wcxb("dev-0190").author.as_deref(), Some("Dr. Vahid Osman"));
+    // `by Jon Foster - 2025-09-13` in one text node.
+    assert_eq!(wcxb("dev-0497").author.as_deref(), Some("Jon Foster"));
+    // `by: <!-- -->Ziyi Xu<!-- -->, …`
+    assert_eq!(wcxb("dev-0407").author.as_deref(), Some("Ziyi Xu"));
+    let page = |line: &str| {
+        read(&format!(
+            "<body><h1>Title</h1><p>{line}</p><p>Text.</p></body>"
+        ))
+        .author
+    };
+    assert_eq!(page("By Ann Lee · 4 min read").as_deref(), Some("Ann Lee"));
+    // `by` in prose is no byline.
+    assert_eq!(page("Made by integrating two tools"), None);
+    assert_eq!(page("by integrating two tools"), None);
+}
+
+#[test]
 fn published_date_and_modified_date_meta_names() {
     let m = wcxb("dev-4512");
     assert_eq!(m.date_published.as_deref(), Some("2021-02-16"));
