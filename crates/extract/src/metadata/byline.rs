@@ -183,7 +183,9 @@ fn window(
                 if label.is_empty() {
                     continue;
                 }
-                if shown.date.is_none() {
+                // Every date shown has a digit: text without one is not
+                // tried against the layouts.
+                if shown.date.is_none() && text.bytes().any(|b| b.is_ascii_digit()) {
                     if let Some((date, updated)) = text_date(text) {
                         shown.date = Some((date, updated || updated_label));
                     }
