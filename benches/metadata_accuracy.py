@@ -13,7 +13,13 @@ compared as words, case and punctuation ignored, ``and``/``&`` between names
 dropped; an author is right when the gold's words are a run of the words
 read (several authors are joined with ``, ``), or the words read, two or
 more, are a run of the gold's (the gold adds a title or co-authors). A date
-is right when it is the gold's calendar day (the first 10 characters).
+is right when it is the gold's calendar day (the first 10 characters), as
+written: no time-zone shift for either tool; a gold of month precision
+(``2015-11``) is right for neither.
+
+Both tools get the same input: the page's bytes and the URL it was fetched
+from (``meta.jsonl``): trafilatura's ``extract_metadata(html,
+default_url=url)``, crawlsift's ``html --json --url URL``, one page per run.
 
 Besides ``date_published``, the table shows ``date_published``, else
 ``date_modified`` when the page states no publish date: the gold takes the
@@ -22,10 +28,12 @@ date a page shows, which is often its "last updated" date.
 
 import argparse
 import gzip
+import os
 import json
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -49,14 +57,18 @@ def date_right(gold, got):
     return bool(got) and len(gold) >= 10 and got[:10] == gold[:10]
 
 
-def crawlsift_metadata(binary, pages):
-    """crawlsift html --json over the pages, in order."""
-    out = subprocess.run(
-        [binary, "html", "--json", *map(str, pages)], check=True, capture_output=True, text=True
-    ).stdout
-    rows = [json.loads(line) for line in out.splitlines()]
-    assert len(rows) == len(pages), f"{len(rows)} rows for {len(pages)} pages"
-    return rows
+def crawlsift_metadata(binary, pages, urls):
+    """crawlsift html --json --url URL over each page (the URL the page was
+    fetched from, as trafilatura is given it), in order."""
+
+    def one(page_url):
+        page, url = page_url
+        command = [binary, "html", "--json", *(["--url", url] if url else []), str(page)]
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        return json.loads(out)
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return list(pool.map(one, zip(pages, urls)))
 
 
 def trafilatura_metadata(pages, urls):
@@ -82,8 +94,9 @@ def main():
     urls = {json.loads(line)["id"]: json.loads(line)["url"] for line in open(dataset / "meta.jsonl")}
     gold = [g for g in gold if (g.get("author") or "").strip() or (g.get("publish_date") or "").strip()]
     pages = [dataset / "html" / f"{g['id']}.html.gz" for g in gold]
-    ours = crawlsift_metadata(args.crawlsift, pages)
-    theirs = trafilatura_metadata(pages, [urls.get(g["id"]) for g in gold])
+    page_urls = [urls.get(g["id"]) for g in gold]
+    ours = crawlsift_metadata(args.crawlsift, pages, page_urls)
+    theirs = trafilatura_metadata(pages, page_urls)
 
     authors = [i for i, g in enumerate(gold) if (g.get("author") or "").strip()]
     dates = [i for i, g in enumerate(gold) if (g.get("publish_date") or "").strip()]

@@ -92,6 +92,176 @@ pub fn read(html: &str, from: usize, settings: &MetadataSettings, candidates: &m
     }
 }
 
+/// How far into the body the page's first `<h1>` is looked for.
+const H1_REACH: usize = 1 << 20;
+/// The dateline is looked for from this many bytes before the first
+/// `<h1>` to this many after its start.
+const DATELINE_BEFORE: usize = 600;
+const DATELINE_AFTER: usize = 5000;
+
+/// How many `<h1>` the dateline is looked for around (a site's name is
+/// often the first).
+const DATELINE_H1S: usize = 3;
+
+/// What a page shows around its title (see [`around_title`]).
+#[derive(Debug, Default)]
+pub struct Shown {
+    /// The dateline: the first date shown, and whether its label says it
+    /// is an update.
+    pub date: Option<(String, bool)>,
+    /// The first byline: a name after `By`, `by:`, `Written by`.
+    pub author: Option<String>,
+}
+
+/// The dateline and byline of a page: the first date and the first
+/// `By <name>` shown as text around its title (from a little before one of
+/// its first `<h1>` to a few kilobytes after), as blogs and articles show
+/// them under or over their headline, with or without a label (`Published
+/// on`, `Updated:`). `memmem` searches for `<h1` and walks over at most
+/// [`DATELINE_H1S`] × ([`DATELINE_BEFORE`] + [`DATELINE_AFTER`]) bytes.
+pub fn around_title(html: &str, from: usize, text: &mut String, entities: &mut String) -> Shown {
+    let mut shown = Shown::default();
+    let bytes = html.as_bytes();
+    let end = from.saturating_add(H1_REACH).min(bytes.len());
+    let Some(region) = bytes.get(from..end) else {
+        return shown;
+    };
+    let is_h1 = |at: &usize| {
+        region
+            .get(at + 3)
+            .is_some_and(|&b| b == b'>' || b.is_ascii_whitespace())
+    };
+    let mut lower = memmem::find_iter(region, b"<h1").filter(is_h1).peekable();
+    let mut upper = memmem::find_iter(region, b"<H1").filter(is_h1).peekable();
+    let mut searched_to = from;
+    for _ in 0..DATELINE_H1S {
+        // The next `<h1` or `<H1`, in page order.
+        let Some(h1) = (match (lower.peek(), upper.peek()) {
+            (Some(&l), Some(&u)) if u < l => upper.next(),
+            (Some(_), _) => lower.next(),
+            (None, _) => upper.next(),
+        }) else {
+            break;
+        };
+        let h1 = from + h1;
+        let mut start = h1.saturating_sub(DATELINE_BEFORE).max(searched_to);
+        while !html.is_char_boundary(start) {
+            start += 1;
+        }
+        searched_to = h1 + DATELINE_AFTER;
+        window(html, start, searched_to, text, entities, &mut shown);
+        if shown.date.is_some() && shown.author.is_some() {
+            break;
+        }
+    }
+    shown
+}
+
+/// The first date and byline shown as text in `html[start..end]` (see
+/// [`around_title`]), into `shown` where it has none yet.
+fn window(
+    html: &str,
+    start: usize,
+    end: usize,
+    text: &mut String,
+    entities: &mut String,
+    shown: &mut Shown,
+) {
+    let mut walk = Walk::new(html, start, end);
+    // The text before the first tag of the window may be inside a tag.
+    let mut at = None;
+    let mut updated_label = false;
+    let mut by_label = false;
+    while let Some(tag) = walk.next() {
+        if let Some(segment) = at
+            .filter(|&at| at < tag.start)
+            .and_then(|at| html.get(at..tag.start))
+        {
+            // Comments (`<!-- -->` between React's text nodes) part
+            // pieces of text.
+            for piece in segment.split("-->") {
+                let piece = piece.split("<!--").next().unwrap_or_default();
+                super::decode_into(piece, text, entities);
+                let label = text
+                    .trim()
+                    .trim_end_matches([':', ' '])
+                    .to_ascii_lowercase();
+                if label.is_empty() {
+                    continue;
+                }
+                // Every date shown has a digit: text without one is not
+                // tried against the layouts.
+                if shown.date.is_none() && text.bytes().any(|b| b.is_ascii_digit()) {
+                    if let Some((date, updated)) = text_date(text) {
+                        shown.date = Some((date, updated || updated_label));
+                    }
+                }
+                if shown.author.is_none() {
+                    shown.author = text_byline(text, by_label);
+                }
+                if shown.date.is_some() && shown.author.is_some() {
+                    return;
+                }
+                updated_label = matches!(
+                    label.as_str(),
+                    "updated" | "last updated" | "modified" | "last modified" | "updated on"
+                );
+                by_label = matches!(label.as_str(), "by" | "written by" | "author" | "words by");
+            }
+        }
+        if !tag.closing
+            && ["script", "style", "svg", "noscript", "template"]
+                .iter()
+                .any(|n| tag.is(n))
+        {
+            walk.skip_content(tag.name);
+        }
+        at = Some(walk.position());
+    }
+}
+
+/// The name a piece of shown text gives as its author: `By Jane Doe`
+/// (before any ` - `, `|`, `·` and what follows), or a name alone right
+/// after a `By` label.
+fn text_byline(text: &str, after_by_label: bool) -> Option<String> {
+    let text = text.trim();
+    let labelled = ["by ", "by:", "written by "].iter().any(|l| {
+        text.len() > l.len()
+            && text.is_char_boundary(l.len())
+            && text[..l.len()].eq_ignore_ascii_case(l)
+    });
+    // A byline is short; `by` in prose (`by integrating …`) is followed
+    // by a lowercase word.
+    if !labelled && !after_by_label || text.chars().count() > 100 {
+        return None;
+    }
+    let first = text
+        .split(" - ")
+        .next()
+        .and_then(|t| t.split(['|', '·', '•', '–', '—', ',']).next())
+        .unwrap_or_default();
+    let name = name_of(first)?;
+    (after_by_label || name.starts_with(char::is_uppercase)).then(|| name.to_owned())
+}
+
+/// The first date in a piece of shown text: one of its pieces between
+/// separators (`·`, `|`, `•`, dashes) that reads as a date once its label
+/// is dropped.
+fn text_date(text: &str) -> Option<(String, bool)> {
+    let mut updated = false;
+    for piece in text.split(['·', '|', '•', '⋅', '–', '—', '●']) {
+        let piece = piece.trim_matches([',', ' ', '-']);
+        let Some((rest, label_updated)) = unlabelled_date(piece) else {
+            continue;
+        };
+        updated |= label_updated;
+        if let Some(date) = super::dates::parse_shown(rest) {
+            return Some((date, updated));
+        }
+    }
+    None
+}
+
 /// Reads one tag of the body (and, for a byline or date element, its text).
 fn visit(
     html: &str,
@@ -289,7 +459,7 @@ fn unlabelled_date(text: &str) -> Option<(&str, bool)> {
         }
         break;
     }
-    (!rest.is_empty() && rest.len() <= 40).then_some((rest, updated))
+    (!rest.is_empty() && rest.len() <= 64).then_some((rest, updated))
 }
 
 /// The first date shown in the element `tag` opens: one of its text

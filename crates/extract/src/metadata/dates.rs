@@ -5,7 +5,7 @@
 //! The page's own offset is kept (never converted to UTC), so the calendar
 //! day written is the day the page states.
 
-use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime};
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime, Timelike};
 
 /// The longest string read as a date: longer ones are prose, not a date.
 const MAX_LEN: usize = 64;
@@ -114,6 +114,174 @@ pub fn parse(value: &str) -> Option<String> {
     plausible(day).then(|| day.format("%Y-%m-%d").to_string())
 }
 
+/// The weekday names a shown date may start with (`Tue Aug 27, 2019`).
+const WEEKDAYS: &[&str] = &[
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "mon",
+    "tue",
+    "tues",
+    "wed",
+    "thu",
+    "thur",
+    "thurs",
+    "fri",
+    "sat",
+    "sun",
+];
+
+/// A date as a page shows it in its text: what [`parse`] reads, else the
+/// day of a date written before a time or other words (`Dec 20, 2025 at
+/// 3:00 am`, `Tue Aug 27, 2019 1:47 am`, `05 Nov 2025.`), with an ordinal
+/// day (`September 1st, 2023`), or in numbers whose order is unambiguous
+/// (`10/31/2024`, `23/12/2025`; never `03/04/2025`). The part up to the
+/// year must parse as a whole: nothing is guessed from prose.
+pub fn parse_shown(value: &str) -> Option<String> {
+    let value = value.trim().trim_end_matches(['.', ',', ' ']);
+    if value.is_empty() || value.len() > MAX_LEN {
+        return None;
+    }
+    if let Some(date) = parse(value) {
+        return Some(date);
+    }
+    // `2025-12-17UTC07:30`: an ISO day before anything but a digit.
+    if let Some(day) = value
+        .get(..10)
+        .filter(|_| !value.as_bytes().get(10).is_some_and(u8::is_ascii_digit))
+        .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
+    {
+        return plausible(day).then(|| day.format("%Y-%m-%d").to_string());
+    }
+    let mut rest = value;
+    if let Some(word) = rest.split([' ', ',']).next() {
+        if WEEKDAYS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
+            rest = rest[word.len()..].trim_start_matches([' ', ',']);
+        }
+    }
+    let cleaned = without_ordinals(rest);
+    let head = cleaned[..year_end(&cleaned)?].trim_end_matches([',', ' ']);
+    let day = DAY
+        .iter()
+        .find_map(|f| NaiveDate::parse_from_str(head, f).ok())
+        .or_else(|| numeric_day(head))?;
+    plausible(day).then(|| day.format("%Y-%m-%d").to_string())
+}
+
+/// `value` with the ordinal suffix of a day dropped (`1st` → `1`).
+fn without_ordinals(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let bytes = value.as_bytes();
+    let mut i = 0;
+    while i < value.len() {
+        let suffix = bytes
+            .get(i..i + 2)
+            .is_some_and(|s| matches!(&s.to_ascii_lowercase()[..], b"st" | b"nd" | b"rd" | b"th"));
+        let after_digit = i > 0 && bytes[i - 1].is_ascii_digit();
+        let ends_word = !bytes.get(i + 2).is_some_and(u8::is_ascii_alphabetic);
+        if suffix && after_digit && ends_word {
+            i += 2;
+            continue;
+        }
+        let c = value[i..].chars().next().unwrap_or(' ');
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// Where the first four-digit number (a year) of `value` ends.
+fn year_end(value: &str) -> Option<usize> {
+    let bytes = value.as_bytes();
+    let mut run = 0;
+    for (i, b) in bytes.iter().enumerate() {
+        if b.is_ascii_digit() {
+            run += 1;
+        } else {
+            if run == 4 {
+                return Some(i);
+            }
+            run = 0;
+        }
+    }
+    (run == 4).then_some(bytes.len())
+}
+
+/// `10/31/2024`, `23/12/2025`, `11-29-2024`: a day and a month in
+/// numbers, read only when one of them is over 12 (so the order is
+/// certain).
+fn numeric_day(value: &str) -> Option<NaiveDate> {
+    let mut parts = value.split(['/', '-']);
+    let a: u32 = parts.next()?.parse().ok()?;
+    let b: u32 = parts.next()?.parse().ok()?;
+    let year = parts.next()?;
+    if parts.next().is_some() || year.len() != 4 {
+        return None;
+    }
+    let year: i32 = year.parse().ok()?;
+    let (month, day) = match (a > 12, b > 12) {
+        (true, false) => (b, a),
+        (false, true) => (a, b),
+        _ => return None,
+    };
+    NaiveDate::from_ymd_opt(year, month, day)
+}
+
+/// The day a URL's path states: `/2025/12/18/` or a segment that starts
+/// with `2025-12-17` (`/blog/2025-12-17-title`). Only a full day with a
+/// four-digit year; the query and fragment are not read.
+pub fn from_url(url: &str) -> Option<String> {
+    let path = url.split("://").nth(1).unwrap_or(url);
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let segments: Vec<&str> = path.split('/').skip(1).collect();
+    let day = segments
+        .windows(3)
+        .find_map(|w| {
+            let numeric = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
+            (numeric(w[0], 4) && numeric(w[1], 2) && numeric(w[2], 2))
+                .then(|| NaiveDate::parse_from_str(&w.join("-"), "%Y-%m-%d").ok())
+                .flatten()
+        })
+        .or_else(|| {
+            segments.iter().find_map(|s| {
+                let day = s.get(..10)?;
+                let next = s.as_bytes().get(10);
+                (!next.is_some_and(u8::is_ascii_digit))
+                    .then(|| NaiveDate::parse_from_str(day, "%Y-%m-%d").ok())
+                    .flatten()
+            })
+        })?;
+    plausible(day).then(|| day.format("%Y-%m-%d").to_string())
+}
+
+/// Whether `day` (`2025-12-18`) is another calendar day than the one of
+/// the UTC time `utc` (`2025-12-19T02:41:41+00:00`) which that instant
+/// has in some time zone (offsets run from −12:00 to +14:00): the day
+/// before when the UTC time is before 12:00, the day after when it is
+/// from 10:00.
+pub fn local_day_of_utc(utc: &str, day: &str) -> bool {
+    let Ok(time) = DateTime::parse_from_rfc3339(utc) else {
+        return false;
+    };
+    let Ok(day) = NaiveDate::parse_from_str(day, "%Y-%m-%d") else {
+        return false;
+    };
+    let (utc_day, hour) = (time.date_naive(), time.hour());
+    time.offset().local_minus_utc() == 0
+        && (day.succ_opt() == Some(utc_day) && hour < 12
+            || utc_day.succ_opt() == Some(day) && hour >= 10)
+}
+
+/// Whether two ISO days (`2025-12-18`) are one day apart.
+pub fn one_day_apart(a: &str, b: &str) -> bool {
+    let day = |d: &str| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok();
+    matches!((day(a), day(b)), (Some(a), Some(b)) if (a - b).num_days().abs() == 1)
+}
+
 /// `20250904`: eight digits, read as a day only when they make one.
 fn compact_day(value: &str) -> Option<NaiveDate> {
     (value.len() == 8 && value.bytes().all(|b| b.is_ascii_digit()))
@@ -131,7 +299,7 @@ fn offset_iso(time: DateTime<FixedOffset>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::{from_url, parse, parse_shown};
 
     #[test]
     fn iso_forms_keep_their_precision_and_offset() {
@@ -191,6 +359,55 @@ mod tests {
             "Posted on September 4, 2025 by someone who writes a lot of words here",
         ] {
             assert_eq!(parse(value), None, "{value}");
+        }
+    }
+
+    #[test]
+    fn shown_dates_parse_up_to_their_year() {
+        for (shown, day) in [
+            ("Dec 20, 2025 at 3:00 am", "2025-12-20"),
+            ("Tue Aug 27, 2019 1:47 am", "2019-08-27T01:47:00"),
+            ("Tue, Aug 27, 2019 at 1:47 am", "2019-08-27"),
+            ("Friday, October 4th, 2024 at 3:43:10 PM", "2024-10-04"),
+            ("September 1st, 2023", "2023-09-01"),
+            ("05 Nov 2025.", "2025-11-05"),
+            ("10/31/2024", "2024-10-31"),
+            ("23/12/2025", "2025-12-23"),
+            ("11-29-2024, 10:12 AM", "2024-11-29"),
+            ("2025-12-17UTC07:30:00+00:00", "2025-12-17"),
+            ("December 3, 2025. Updated: December 7, 2025", "2025-12-03"),
+        ] {
+            assert_eq!(parse_shown(shown).as_deref(), Some(day), "{shown}");
+        }
+        for shown in [
+            "03/04/2025",
+            "2025 was a good year",
+            "December 2025",
+            "Posted on the 15/12/2025",
+            "Only 4 days left",
+        ] {
+            assert_eq!(parse_shown(shown), None, "{shown}");
+        }
+    }
+
+    #[test]
+    fn days_in_url_paths() {
+        for (url, day) in [
+            ("https://a.example/2025/12/18/a-title/", Some("2025-12-18")),
+            (
+                "https://a.example/blog/2025-12-17-minisgl",
+                Some("2025-12-17"),
+            ),
+            (
+                "https://a.example/articles/2025-12-15+Rust",
+                Some("2025-12-15"),
+            ),
+            ("https://a.example/2025/12/a-title", None),
+            ("https://a.example/story/25/12/19/236259/x", None),
+            ("https://a.example/p?d=2025/12/18/x", None),
+            ("https://a.example/2025/13/45/x", None),
+        ] {
+            assert_eq!(from_url(url).as_deref(), day, "{url}");
         }
     }
 }

@@ -9,13 +9,17 @@
 //!   `memmem` search and parsed with `serde_json`, each within a size cap;
 //! - `byline`: only when those gave no author or no publish date, a
 //!   bounded walk over the start of the body (microdata, `<time>`,
-//!   bylines);
-//! - `dates`: dates parsed and written as ISO 8601.
+//!   bylines); and on every page, a walk over a few kilobytes around the
+//!   first `<h1>` elements for the date and `By <name>` shown under the
+//!   title (`byline::around_title`);
+//! - `dates`: dates parsed and written as ISO 8601, and the day a URL's
+//!   path states.
 //!
 //! Every source offers values with a rank; the lowest rank wins, so the
 //! order of the sources is one table of numbers (measured on wcxb_dev:
-//! ACCURACY.md). A field is `None` when the page does not state it; a date
-//! that does not parse is no date.
+//! ACCURACY.md); the date shown under the title and the URL's day then
+//! settle the publish date (`settle_dates`). A field is `None` when the
+//! page does not state it; a date that does not parse is no date.
 
 mod byline;
 mod dates;
@@ -99,6 +103,10 @@ const RANK_WEAK: u8 = 27;
 /// From this rank on, a value leaves the body walk going (an organisation
 /// as author).
 const RANK_UNSETTLED: u8 = 35;
+
+/// The rank of a byline shown under the title (`By Jane Doe`): before an
+/// organisation as author, after every other source.
+const RANK_BYLINE: u8 = 34;
 
 /// The best value offered so far for each field, with its rank.
 struct Candidates<'m> {
@@ -203,6 +211,47 @@ fn decode_into(raw: &str, out: &mut String, entities: &mut String) {
     sink.append_text(raw);
 }
 
+/// Settles the publish date with what the page shows: its dateline (see
+/// [`byline::around_title`]: the date and whether its label says it is an
+/// update) and the day its URL's path states.
+///
+/// - A UTC timestamp does not state the page's local day: when the URL
+///   states a day next to it that the instant has in some time zone, that
+///   day is the date (`/2025/12/18/` for `2025-12-19T02:41:41+00:00`).
+/// - A dateline not labelled as an update is the publish date the page
+///   shows: it wins over the head's and JSON-LD's unless it is their
+///   modification day, a day next to theirs (a time-zone shift), or
+///   another day than the URL's.
+/// - Without any other publish date, the dateline is the page's date even
+///   when it is an update (a page that shows only `Updated: …` gives that
+///   as its date; it is the modification date too), else the URL's day.
+fn settle_dates(out: &mut Metadata, shown: Option<(String, bool)>, url_day: Option<String>) {
+    if let (Some(published), Some(local)) = (out.date_published.as_deref(), url_day.as_deref()) {
+        if dates::local_day_of_utc(published, local) {
+            out.date_published = Some(local.to_owned());
+        }
+    }
+    if let Some((date, updated)) = shown {
+        let day = &date[..10];
+        if updated && out.date_modified.is_none() {
+            out.date_modified = Some(date.clone());
+        }
+        let overrides = !updated
+            && out.date_modified.as_deref().map(|m| &m[..10]) != Some(day)
+            && url_day.as_deref().is_none_or(|u| u == day)
+            && out
+                .date_published
+                .as_deref()
+                .is_some_and(|p| &p[..10] != day && !dates::one_day_apart(&p[..10], day));
+        if out.date_published.is_none() || overrides {
+            out.date_published = Some(date);
+        }
+    }
+    if out.date_published.is_none() {
+        out.date_published = url_day;
+    }
+}
+
 /// Reads the metadata of pages, reusing its buffers.
 #[derive(Debug, Default)]
 pub struct MetadataReader {
@@ -244,6 +293,18 @@ impl MetadataReader {
         if !candidates.has_strong(Field::Author) || !candidates.has_strong(Field::DatePublished) {
             byline::read(html, head_end, &settings, &mut candidates);
         }
+        let shown = byline::around_title(
+            html,
+            head_end,
+            &mut candidates.text,
+            &mut candidates.entities,
+        );
+        if let Some(name) = &shown.author {
+            if !candidates.settled(Field::Author) {
+                candidates.offer(Field::Author, RANK_BYLINE, name);
+            }
+        }
+        settle_dates(candidates.out, shown.date, url.and_then(dates::from_url));
         self.text = candidates.text;
         self.entities = candidates.entities;
         if let (Some(canonical), Some(base)) = (&mut out.canonical_url, url) {

@@ -127,11 +127,139 @@ fn time_elements_and_bylines_only_when_the_head_has_nothing() {
     assert_eq!(m.author.as_deref(), Some("Ann Lee"));
     assert_eq!(m.date_published.as_deref(), Some("2024-03-01T05:00:00"));
     let with_head = format!(
-        r#"<head><meta name="author" content="Bo Chen"><meta name="date" content="2020-01-02"></head>{body}"#
+        r#"<head><meta name="author" content="Bo Chen"><meta name="date" content="2024-03-01T09:00:00+01:00"></head>{body}"#
     );
     let m = read(&with_head);
     assert_eq!(m.author.as_deref(), Some("Bo Chen"));
-    assert_eq!(m.date_published.as_deref(), Some("2020-01-02"));
+    // The page shows the head's day: the head's precise value is kept.
+    assert_eq!(
+        m.date_published.as_deref(),
+        Some("2024-03-01T09:00:00+01:00")
+    );
+}
+
+/// A page of wcxb_dev (`../shared/datasets/wcxb_dev`), read with its URL.
+fn wcxb(id: &str) -> Metadata {
+    use std::io::Read;
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/datasets/wcxb_dev"
+    );
+    let file = std::fs::File::open(format!("{dir}/html/{id}.html.gz"))
+        .expect("the shared wcxb_dev dataset (../shared/datasets/wcxb_dev)");
+    let mut raw = Vec::new();
+    flate2::read::GzDecoder::new(file)
+        .read_to_end(&mut raw)
+        .expect("gzip");
+    let meta = std::fs::read_to_string(format!("{dir}/meta.jsonl")).expect("meta.jsonl");
+    let url = meta
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["id"] == id)
+        .and_then(|v| v["url"].as_str().map(str::to_owned));
+    let mut out = Metadata::default();
+    MetadataReader::new(MetadataSettings::default()).read(
+        &String::from_utf8_lossy(&raw),
+        url.as_deref(),
+        &mut out,
+    );
+    out
+}
+
+#[test]
+fn the_dateline_under_the_title_when_nothing_else_states_a_date() {
+    // `<h1>…</h1><p class="text-muted …">December 15, 2025</p>`.
+    assert_eq!(
+        wcxb("dev-0431").date_published.as_deref(),
+        Some("2025-12-15")
+    );
+    // React's `<p> <!-- -->Dec 17, 2025</p>`: comments part text pieces.
+    assert_eq!(
+        wcxb("dev-0446").date_published.as_deref(),
+        Some("2025-12-17")
+    );
+    // The first `<h1>` is the site's name; the date is under the second.
+    assert_eq!(
+        wcxb("dev-4439").date_published.as_deref(),
+        Some("2025-12-04")
+    );
+}
+
+#[test]
+fn a_dateline_labelled_as_an_update_is_the_date_of_a_page_with_no_other() {
+    // `Updated: December 31, 2024` is all the page shows as its date.
+    let m = wcxb("dev-0322");
+    assert_eq!(m.date_published.as_deref(), Some("2024-12-31"));
+    assert_eq!(m.date_modified.as_deref(), Some("2024-12-31"));
+}
+
+#[test]
+fn the_dateline_wins_over_the_head_unless_it_is_the_modification_day() {
+    // `Published Apr 26, 2023` under the title; the head says 2025-08-21.
+    let m = wcxb("dev-0358");
+    assert_eq!(m.date_published.as_deref(), Some("2023-04-26"));
+    assert_eq!(m.date_modified.as_deref(), Some("2025-08-20"));
+    let page = |dateline: &str| {
+        read(&format!(
+            r#"<head><meta property="article:published_time" content="2024-01-10T10:00:00+02:00">
+            <meta property="article:modified_time" content="2025-06-01T10:00:00+02:00"></head>
+            <body><h1>Title</h1><p>{dateline}</p><p>Text.</p></body>"#
+        ))
+        .date_published
+    };
+    assert_eq!(page("March 3, 2023").as_deref(), Some("2023-03-03"));
+    // The modification day, a day next to the head's, an update: the
+    // head's date stays.
+    for dateline in ["June 1, 2025", "January 11, 2024", "Updated March 3, 2023"] {
+        assert_eq!(
+            page(dateline).as_deref(),
+            Some("2024-01-10T10:00:00+02:00"),
+            "{dateline}"
+        );
+    }
+}
+
+#[test]
+fn the_day_in_the_url_path() {
+    // `/articles/2025-12-15+Rust+GCC+backend…`, no date anywhere else.
+    assert_eq!(
+        wcxb("dev-0494").date_published.as_deref(),
+        Some("2025-12-15")
+    );
+    // `2025-12-19T02:41:41+00:00` in the head, `/2025/12/18/` in the URL:
+    // the page's local day.
+    assert_eq!(
+        wcxb("dev-0479").date_published.as_deref(),
+        Some("2025-12-18")
+    );
+}
+
+#[test]
+fn the_byline_under_the_title() {
+    // `By <a>Dr. Vahid Osman</a> - Mar 27, 2024`: a label, the name in the
+    // next element.
+    assert_eq!(wcxb("dev-0190").author.as_deref(), Some("Dr. Vahid Osman"));
+    // `by Jon Foster - 2025-09-13` in one text node.
+    assert_eq!(wcxb("dev-0497").author.as_deref(), Some("Jon Foster"));
+    // `by: <!-- -->Ziyi Xu<!-- -->, …`
+    assert_eq!(wcxb("dev-0407").author.as_deref(), Some("Ziyi Xu"));
+    let page = |line: &str| {
+        read(&format!(
+            "<body><h1>Title</h1><p>{line}</p><p>Text.</p></body>"
+        ))
+        .author
+    };
+    assert_eq!(page("By Ann Lee · 4 min read").as_deref(), Some("Ann Lee"));
+    // `by` in prose is no byline.
+    assert_eq!(page("Made by integrating two tools"), None);
+    assert_eq!(page("by integrating two tools"), None);
+}
+
+#[test]
+fn published_date_and_modified_date_meta_names() {
+    let m = wcxb("dev-4512");
+    assert_eq!(m.date_published.as_deref(), Some("2021-02-16"));
+    assert_eq!(m.date_modified.as_deref(), Some("2024-07-30"));
 }
 
 #[test]
