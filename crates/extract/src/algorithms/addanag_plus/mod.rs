@@ -65,6 +65,9 @@
 //!   page's article reading, a chain of many short sections with few
 //!   paragraphs, gives way to a listing reading with more of its text
 //!   ([`Params::landing_regions`]);
+//! - **a comment thread under the story, named for its layout only**: an
+//!   article reading's span ends before the thread's jump target (`<a
+//!   name="comments">`) when a paragraph is above it ([`threads`]);
 //! - **product pages and threads give blocks twice** (once per screen size,
 //!   a post quoted whole in a reply): after the choice of lines, a run of
 //!   paragraphs that repeats one given earlier, apart from it, is left out
@@ -104,6 +107,8 @@
 //! - [`listing`]: when the listing reading is taken over the article
 //!   reading;
 //! - [`products`]: other products' tiles cut off below a product;
+//! - [`threads`]: the article's span ended at its comment thread's jump
+//!   target;
 //! - [`headline`], [`panels`], [`copies`]: the headline, collapsed panels
 //!   and repeated copies of the chosen lines.
 
@@ -122,6 +127,7 @@ mod products;
 mod readings;
 #[cfg(test)]
 mod tests;
+mod threads;
 
 use super::page_type::Cues;
 use super::{danag, Choice, LineDensity};
@@ -142,6 +148,7 @@ use pictures::{joins_past_pictures, picture};
 use products::{other_products, Product};
 use readings::{best_chain, few_paragraphs, has_paragraph, Chain, Costs, Reading, Trust};
 use std::ops::Range;
+use threads::before_thread;
 
 #[cfg(doc)]
 use params::Params;
@@ -483,6 +490,13 @@ pub(super) fn extract(
         Some(grid_last) => (block, grid_last),
         None if few => other_products(html.as_bytes(), lines, opens, (block, last), product),
         None => (block, last),
+    };
+    // An article's comment thread, found by its jump target (see
+    // [`threads`]).
+    let last = if kind == 0 {
+        before_thread(html.as_bytes(), lines, (block, last))
+    } else {
+        last
     };
     let first = (block.saturating_sub(PARAMS.headline_reach)..block)
         .rev()
