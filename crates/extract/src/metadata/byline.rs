@@ -12,6 +12,7 @@
 use super::tags::{Tag, Walk};
 use super::{head, Candidates, Field, MetadataSettings};
 use aho_corasick::{AhoCorasick, MatchKind};
+use memchr::memmem;
 use std::sync::LazyLock;
 
 const RANK_ITEMPROP_DATE: u8 = 28;
