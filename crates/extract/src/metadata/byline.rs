@@ -145,11 +145,16 @@ pub fn around_title(html: &str, from: usize, text: &mut String, entities: &mut S
             break;
         };
         let h1 = from + h1;
-        let mut start = h1.saturating_sub(DATELINE_BEFORE).max(searched_to);
+        // Both ends stay within the page: a window that reached its end
+        // leaves the next one empty (a start past the end is no boundary).
+        let mut start = h1
+            .saturating_sub(DATELINE_BEFORE)
+            .max(searched_to)
+            .min(html.len());
         while !html.is_char_boundary(start) {
             start += 1;
         }
-        searched_to = h1 + DATELINE_AFTER;
+        searched_to = h1.saturating_add(DATELINE_AFTER).min(html.len());
         window(html, start, searched_to, text, entities, &mut shown);
         if shown.date.is_some() && shown.author.is_some() {
             break;

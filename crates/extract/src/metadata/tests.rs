@@ -283,3 +283,36 @@ fn nothing_stated_is_all_none() {
         Metadata::default()
     );
 }
+
+/// Reads `html` on a thread of its own and fails if that takes over ten
+/// seconds (a loop that never ends fails the test instead of hanging it).
+fn read_within_ten_seconds(html: String) -> Metadata {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || send.send(read(&html)));
+    receive
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("the metadata reader ends")
+}
+
+#[test]
+fn titles_whose_windows_reach_past_the_end_of_the_page() {
+    // A second and third <h1> within the first one's window, on a page
+    // that ends before that window does: each later window is empty.
+    let m = read_within_ten_seconds(
+        "<body><h1>Site</h1><h1>Story</h1><p>By Ann Lee</p><p>March 4, 2025</p><h1>Más</h1>é"
+            .into(),
+    );
+    assert_eq!(m.author.as_deref(), Some("Ann Lee"));
+    assert_eq!(m.date_published.as_deref(), Some("2025-03-04"));
+    // The real page that showed it (daniel_dev).
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../../../shared/datasets/daniel_dev/html/20120117_udr.chinatimes.com_ac0a77b9d7e6a46bdf448753b26bee24f61e4ad7f38eb5ab3ff4db58.html.gz",
+    );
+    let mut html = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::GzDecoder::new(std::fs::File::open(&path).expect("the shared page")),
+        &mut html,
+    )
+    .expect("gzip");
+    read_within_ten_seconds(String::from_utf8_lossy(&html).into_owned());
+}
