@@ -288,7 +288,9 @@ fn nothing_stated_is_all_none() {
 /// seconds (a loop that never ends fails the test instead of hanging it).
 fn read_within_ten_seconds(html: String) -> Metadata {
     let (send, receive) = std::sync::mpsc::channel();
-    std::thread::spawn(move || send.send(read(&html)));
+    std::thread::spawn(move || {
+        let _ = send.send(read(&html));
+    });
     receive
         .recv_timeout(std::time::Duration::from_secs(10))
         .expect("the metadata reader ends")
