@@ -343,7 +343,7 @@ def read_warc_batches(
     Arrow C data interface: no Python object per page.
 
     ``source`` and the options are :func:`read_warc`'s; ``source`` may also be a
-    directory, whose ``*.warc`` and ``*.warc.gz`` files are read in name order. The
+    directory, whose ``*.warc``, ``*.warc.gz``, ``*.warc.zst`` and ``*.warc.lz4`` files are read in name order. The
     columns are those of ``crawlsift extract --format parquet`` with the same options,
     with the types ``pyarrow.parquet`` reads them as. A batch holds one input's pages
     (and at most 32 MiB of text). The GIL is released while pages are extracted;

@@ -18,7 +18,7 @@ from typing import Iterable, List, Optional, Union
 PathLike = Union[str, "os.PathLike[str]"]
 
 #: Names of files that are WARC files, not paths lists, when one path is given.
-WARC_SUFFIXES = (".warc", ".warc.gz")
+WARC_SUFFIXES = (".warc", ".warc.gz", ".warc.zst", ".warc.lz4")
 
 
 def is_url(text: str) -> bool:
@@ -60,8 +60,9 @@ def read_paths(listing: PathLike, base_url: Optional[str] = None) -> List[str]:
 
 
 def warcs_in(directory: PathLike) -> List[str]:
-    """The ``*.warc`` and ``*.warc.gz`` entries of ``directory`` that are not
-    directories, sorted; ``ValueError`` when there are none (the CLI's rule)."""
+    """The ``*.warc``, ``*.warc.gz``, ``*.warc.zst`` and ``*.warc.lz4`` entries
+    of ``directory`` that are not directories, sorted; ``ValueError`` when there
+    are none (the CLI's rule)."""
     directory = os.fspath(directory)
     found = sorted(
         os.path.join(directory, name)
@@ -70,7 +71,7 @@ def warcs_in(directory: PathLike) -> List[str]:
     )
     if not found:
         raise ValueError(
-            f"the input directory {directory} holds no WARC files (*.warc, *.warc.gz); "
+            f"the input directory {directory} holds no WARC files (*.warc, *.warc.gz, *.warc.zst, *.warc.lz4); "
             "give WARC files, or a directory that holds some"
         )
     return found

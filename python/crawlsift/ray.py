@@ -82,8 +82,8 @@ class WarcDatasource(Datasource):
     """A Ray Data datasource of the pages of WARC files: one read task per
     input, yielding the Arrow batches of :func:`crawlsift.read_warc_batches`.
 
-    ``paths`` is a list of WARC paths or URLs, a directory (its ``*.warc`` and
-    ``*.warc.gz`` files), one WARC file, or a paths list (``warc.paths`` or
+    ``paths`` is a list of WARC paths or URLs, a directory (its ``*.warc``,
+    ``*.warc.gz``, ``*.warc.zst`` and ``*.warc.lz4`` files), one WARC file, or a paths list (``warc.paths`` or
     ``warc.paths.gz``, a file or URL) whose relative entries are joined to
     ``base_url``, as ``crawlsift extract --paths FILE --base-url URL`` does.
     ``batch_rows`` is the most rows per batch; ``options`` are those of

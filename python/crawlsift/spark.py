@@ -14,6 +14,7 @@ CPU.
 Run it in local mode::
 
     python -m crawlsift.spark --paths warc.paths OUTPUT --master 'local[2]'
+    python -m crawlsift.spark data-samples/ a.warc.gz OUTPUT --master 'local[2]'
 
 or on a cluster (the ``crawlsift`` wheel installed on every node), with this
 file as the application (README, "On a cluster")::
@@ -479,13 +480,40 @@ def write_files(
     return counts
 
 
+def _sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
+    """The inputs the command line names: its INPUTs (a directory standing for
+    its WARC files) or the entries of ``--paths``, one of the two; before Spark
+    starts, so that a wrong command line fails at once."""
+    if args.paths and args.inputs:
+        parser.error("give WARC inputs or --paths LIST, not both")
+    if args.paths:
+        return read_paths(args.paths, args.base_url)
+    if not args.inputs:
+        parser.error("give the WARC files, URLs or directories to read, or --paths LIST")
+    if args.base_url:
+        parser.error("--base-url applies to the entries of --paths")
+    from crawlsift._inputs import resolve
+
+    try:
+        return resolve(args.inputs)
+    except (OSError, ValueError) as err:
+        parser.error(str(err))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m crawlsift.spark",
         description="Extract the main text of WARC files with Spark into a Parquet dataset.",
     )
+    parser.add_argument(
+        "inputs",
+        nargs="*",
+        metavar="INPUT",
+        help="WARC files, URLs or directories (a directory: its *.warc, *.warc.gz, *.warc.zst, "
+        "*.warc.lz4), as crawlsift extract takes them; or give --paths",
+    )
     parser.add_argument("output", help="output directory (a Parquet dataset; must not exist unless --mode says so)")
-    parser.add_argument("--paths", required=True, help="file listing WARC paths or URLs, one per line (may be .gz)")
+    parser.add_argument("--paths", help="file listing WARC paths or URLs, one per line (may be .gz), instead of INPUTs")
     parser.add_argument("--base-url", help="prefix for relative entries of --paths (e.g. https://data.commoncrawl.org/)")
     parser.add_argument("--master", help="Spark master, e.g. local[2] (default: spark-submit's)")
     parser.add_argument("--partitions", type=int, help="Spark partitions (default: one per input)")
@@ -516,7 +544,10 @@ def main(argv: list[str] | None = None) -> int:
         help="CPU seconds one page's extraction may take, 0: no limit (as crawlsift extract; "
         f"default {crawlsift.DEFAULT_PAGE_TIMEOUT:g}); a page over it is counted as failed",
     )
-    args = parser.parse_args(argv)
+    # Intermixed: INPUTs may come before and after options (`a.warc.gz --paths x out`
+    # is refused by _sources, not taken as an output named `a.warc.gz`).
+    args = parser.parse_intermixed_args(argv)
+    sources = _sources(parser, args)
 
     from pyspark.sql import SparkSession
 
@@ -533,7 +564,6 @@ def main(argv: list[str] | None = None) -> int:
     ready = time.perf_counter()
     log.info("crawlsift.spark: Spark session started in %.2f s", ready - started)
     try:
-        sources = read_paths(args.paths, args.base_url)
         if args.direct and args.output_format != "parquet":
             parser.error("--direct writes Parquet: it takes no --output-format")
         counts = (write_files if args.direct else run)(

@@ -963,7 +963,9 @@ fn directory_inputs(dir: &Path) -> PyResult<Vec<Input>> {
     for entry in std::fs::read_dir(dir).map_err(cannot)? {
         let path = entry.map_err(cannot)?.path();
         let name = path.file_name().unwrap_or_default().to_string_lossy();
-        if (name.ends_with(".warc") || name.ends_with(".warc.gz"))
+        if crawlsift::warc::WARC_FILE_SUFFIXES
+            .iter()
+            .any(|ext| name.ends_with(ext))
             && !std::fs::metadata(&path).is_ok_and(|m| m.is_dir())
         {
             warcs.push(path);
@@ -971,7 +973,7 @@ fn directory_inputs(dir: &Path) -> PyResult<Vec<Input>> {
     }
     if warcs.is_empty() {
         return Err(PyFileNotFoundError::new_err(format!(
-            "the input directory {} holds no WARC files (*.warc, *.warc.gz); give WARC files, or a directory that holds some",
+            "the input directory {} holds no WARC files (*.warc, *.warc.gz, *.warc.zst, *.warc.lz4); give WARC files, or a directory that holds some",
             dir.display()
         )));
     }

@@ -139,8 +139,9 @@ def test_a_raising_stream_yields_the_batches_before_and_raises_its_error():
 
 
 def test_a_directory_is_read_file_by_file(tmp_path):
-    names = ["b.warc.gz", "a.warc.gz", "c.warc"]
-    for name, source in zip(names, [SAMPLES[0], SAMPLES[1], SAMPLES[3]]):
+    names = ["b.warc.gz", "a.warc.gz", "c.warc", "d.warc.lz4"]
+    sources = [SAMPLES[0], SAMPLES[1], SAMPLES[3], SHARED / "warc" / "resiliparse_warcfile.warc.lz4"]
+    for name, source in zip(names, sources):
         shutil.copy(source, tmp_path / name)
     (tmp_path / "notes.txt").write_text("not a WARC")
     (tmp_path / "sub.warc.gz").mkdir()

@@ -150,17 +150,20 @@ SPARK_COMMANDS = [l.strip() for l in README.splitlines() if l.startswith("python
 
 
 def test_the_readme_shows_both_spark_routes():
-    assert SPARK_COMMANDS == [
+    assert [line.split("  #")[0].strip() for line in SPARK_COMMANDS] == [
         "python -m crawlsift.spark --paths warc.paths OUTPUT --master 'local[2]'",
-        "python -m crawlsift.spark --paths warc.paths OUTPUT --master 'local[2]' --direct",
+        "python -m crawlsift.spark data-samples/ OUTPUT --master 'local[2]' --direct",
     ]
 
 
 @pytest.mark.parametrize("line", SPARK_COMMANDS)
 def test_readme_spark_command_runs_as_printed(workdir, line):
-    """Each `python -m crawlsift.spark --paths warc.paths OUTPUT ...` line, with
-    `OUTPUT` the folder it names: every page of the listed WARCs, once."""
+    """Each `python -m crawlsift.spark ... OUTPUT ...` line, with `OUTPUT` the
+    folder it names: every page of the WARCs it names (the listed ones, or
+    the WARC files of `data-samples/`), once."""
     cwd, warcs = workdir
+    if "--paths" not in line:
+        warcs = sorted(SAMPLES.glob("*.warc.gz"))
     run(["bash", "-c", line], cwd)
     rows = pq.read_table(cwd / "OUTPUT").to_pylist()
     assert len(rows) == sum(len(pages(w)) for w in warcs) > 0

@@ -115,6 +115,43 @@ def test_base_url_joins_relative_paths(tmp_path):
     ]
 
 
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["a.warc.gz", "--paths", "warc.paths", "out"], "not both"),
+        (["out"], "give the WARC files"),
+        (["a.warc.gz", "out", "--base-url", "https://data.example/"], "--base-url applies"),
+        (["no-such-directory/", "out"], None),
+    ],
+    ids=["inputs-and-paths", "no-input", "base-url-without-paths", "empty-directory"],
+)
+def test_a_wrong_command_line_fails_before_spark_starts(tmp_path, monkeypatch, capsys, argv, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "no-such-directory").mkdir()
+    with pytest.raises(SystemExit) as exit:
+        dspark.main(argv)
+    assert exit.value.code == 2
+    err = capsys.readouterr().err
+    assert (message or "holds no WARC files") in err
+
+
+def test_inputs_are_files_and_directories_as_the_cli_takes_them(tmp_path):
+    """A directory stands for its WARC files of every compression the CLI
+    reads, by name; files and URLs are taken as given (paths made absolute)."""
+    import argparse
+
+    d = tmp_path / "crawl"
+    d.mkdir()
+    for name in ["a.warc.gz", "b.warc.zst", "c.warc.lz4", "d.warc", "notes.txt"]:
+        (d / name).write_bytes(b"")
+    parser = argparse.ArgumentParser()
+    args = argparse.Namespace(paths=None, base_url=None, inputs=[str(d), "https://host/x.warc.gz"])
+    assert dspark._sources(parser, args) == [
+        *(str(d / n) for n in ["a.warc.gz", "b.warc.zst", "c.warc.lz4", "d.warc"]),
+        "https://host/x.warc.gz",
+    ]
+
+
 def test_page_timeout_fails_a_slow_page_and_the_job_goes_on(tmp_path, slow_page_warc):
     """`--page-timeout` reaches crawlsift in the executors: the page over the budget is
     counted as failed (timeout), the pages around it are written."""

@@ -56,7 +56,7 @@ const SKIPPED: &[(&str, &str)] = &[
         ".ci/run runs the same tests on the wheel",
     ),
     (
-        "python -m crawlsift.spark --paths warc.paths OUTPUT",
+        "python -m crawlsift.spark ",
         "needs the Python package: run as printed by python/tests/test_readme.py",
     ),
     (

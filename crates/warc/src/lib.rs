@@ -192,6 +192,11 @@ pub struct Problem {
     pub detail: String,
 }
 
+/// The endings of the names of WARC files the readers take, one per
+/// compression (told apart by their first bytes, not by these names): a
+/// directory input stands for its files so named.
+pub const WARC_FILE_SUFFIXES: [&str; 4] = [".warc", ".warc.gz", ".warc.zst", ".warc.lz4"];
+
 /// The default record cap: a record whose block is larger is returned
 /// [`Record::oversized`], its block skipped without being buffered. It
 /// bounds the memory a reader holds per record.

@@ -480,7 +480,7 @@ impl Sink for LogSink {
 }
 
 /// The names of the files a directory input stands for.
-const WARC_NAMES: [&str; 4] = [".warc", ".warc.gz", ".warc.zst", ".warc.lz4"];
+const WARC_NAMES: [&str; 4] = crawlsift::warc::WARC_FILE_SUFFIXES;
 
 /// `inputs` with each directory replaced by the WARC files in it
 /// ([`WARC_NAMES`]: anything so named but a directory, links that
