@@ -82,7 +82,10 @@ def test_inputs_as_a_list_a_directory_or_a_gzipped_paths_list(tmp_path, shared):
     from_paths = cray.WarcDatasource(listing, base_url=str(warcs))
     assert from_list.inputs == from_paths.inputs
     from_dir = cray.WarcDatasource(warcs)
-    assert len(from_dir.inputs) == len([p for p in warcs.iterdir() if p.name.endswith((".warc", ".warc.gz"))])
+    # The CLI's rule: every compression it reads, by name (the shared .lz4 sample among them).
+    suffixes = (".warc", ".warc.gz", ".warc.zst", ".warc.lz4")
+    assert from_dir.inputs == sorted(str(p) for p in warcs.iterdir() if p.name.endswith(suffixes))
+    assert any(i.endswith(".warc.lz4") for i in from_dir.inputs)
     url_base = cray.WarcDatasource(listing, base_url="https://data.example/crawl/")
     assert url_base.inputs == [
         "https://data.example/crawl/dolma_sample-0000.warc.gz",
