@@ -689,49 +689,13 @@ fn hiding_style(style: &[u8]) -> bool {
 /// The attributes of an opening tag that can name furniture, with their
 /// values (quotes removed).
 fn attributes(tag: &[u8]) -> impl Iterator<Item = (Attribute, &[u8])> {
-    let mut rest = tag.get(1..tag.len().saturating_sub(1)).unwrap_or_default();
+    let inside = tag.get(1..tag.len().saturating_sub(1)).unwrap_or_default();
     // Skip the element name.
-    let name = rest
+    let name = inside
         .iter()
         .position(|b| b.is_ascii_whitespace() || *b == b'/')
-        .unwrap_or(rest.len());
-    rest = rest.get(name..).unwrap_or_default();
-    std::iter::from_fn(move || loop {
-        let start = rest
-            .iter()
-            .position(|b| !(b.is_ascii_whitespace() || *b == b'/'))?;
-        rest = rest.get(start..)?;
-        let name_len = rest
-            .iter()
-            .position(|b| b.is_ascii_whitespace() || matches!(b, b'=' | b'/'))
-            .unwrap_or(rest.len());
-        let (name, after) = rest.split_at(name_len);
-        let after = after.trim_ascii_start();
-        let value = if let Some(v) = after.strip_prefix(b"=") {
-            let v = v.trim_ascii_start();
-            let (value, tail) = match v.first() {
-                Some(&q @ (b'"' | b'\'')) => {
-                    let body = v.get(1..).unwrap_or_default();
-                    let end = memchr::memchr(q, body).unwrap_or(body.len());
-                    (
-                        body.get(..end).unwrap_or_default(),
-                        body.get(end + 1..).unwrap_or_default(),
-                    )
-                }
-                _ => {
-                    let end = v
-                        .iter()
-                        .position(u8::is_ascii_whitespace)
-                        .unwrap_or(v.len());
-                    v.split_at(end)
-                }
-            };
-            rest = tail;
-            value
-        } else {
-            rest = after;
-            &[][..]
-        };
+        .unwrap_or(inside.len());
+    super::tags::attributes(inside.get(name..).unwrap_or_default()).filter_map(|(name, value)| {
         let mut buf = [0u8; 6];
         let attr = match lowercase(name, &mut buf) {
             Some(b"class") => Attribute::Class,
@@ -739,9 +703,9 @@ fn attributes(tag: &[u8]) -> impl Iterator<Item = (Attribute, &[u8])> {
             Some(b"role") => Attribute::Role,
             Some(b"hidden") => Attribute::Hidden,
             Some(b"style") => Attribute::Style,
-            _ => continue,
+            _ => return None,
         };
-        return Some((attr, value));
+        Some((attr, value))
     })
 }
 

@@ -21,6 +21,7 @@
 //! target, and a tag read for each `<a` before it: linear in the span.
 
 use super::parts::is_paragraph;
+use crate::density::tags::attributes;
 use crate::density::Line;
 
 /// The chosen span `(first, last)` of an article reading, its `last` line
@@ -99,48 +100,6 @@ fn is_thread_target(tag: &[u8]) -> bool {
         }
     }
     target
-}
-
-/// The attributes of a tag's inside (after its element name, before its
-/// `>`), as (name, value) pairs; a value may be quoted or not.
-fn attributes(mut rest: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
-    std::iter::from_fn(move || {
-        let start = rest
-            .iter()
-            .position(|b| !(b.is_ascii_whitespace() || *b == b'/'))?;
-        rest = rest.get(start..)?;
-        let name_len = rest
-            .iter()
-            .position(|b| b.is_ascii_whitespace() || matches!(b, b'=' | b'/'))
-            .unwrap_or(rest.len());
-        let (name, after) = rest.split_at(name_len);
-        let after = after.trim_ascii_start();
-        let (value, tail) = match after.strip_prefix(b"=") {
-            Some(v) => {
-                let v = v.trim_ascii_start();
-                match v.first() {
-                    Some(&q @ (b'"' | b'\'')) => {
-                        let body = v.get(1..).unwrap_or_default();
-                        let end = memchr::memchr(q, body).unwrap_or(body.len());
-                        (
-                            body.get(..end).unwrap_or_default(),
-                            body.get(end + 1..).unwrap_or_default(),
-                        )
-                    }
-                    _ => {
-                        let end = v
-                            .iter()
-                            .position(u8::is_ascii_whitespace)
-                            .unwrap_or(v.len());
-                        v.split_at(end)
-                    }
-                }
-            }
-            None => (&b""[..], after),
-        };
-        rest = tail;
-        Some((name, value))
-    })
 }
 
 /// Whether `html` (a stretch of markup and text) holds text: a byte other
