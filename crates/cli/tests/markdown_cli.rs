@@ -6,24 +6,11 @@ mod common;
 
 use common::{jsonl, os, shared};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 const DATASETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/datasets");
 
 fn html(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
-        .arg("html")
-        .args(args)
-        .current_dir(REPO)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap_or_else(|e| panic!("not UTF-8: {e}"))
+    common::stdout_of(&[&["html"], args].concat())
 }
 
 /// The pages of a dataset, sorted.

@@ -1,10 +1,10 @@
 //! The page metadata in `crawlsift html --json` and `crawlsift extract`:
 //! the fields of every row (the README's example runs in `readme.rs`).
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+use common::{shared, stdout_of};
+use std::process::Command;
 
 const FIELDS: [&str; 6] = [
     "author",
@@ -15,26 +15,12 @@ const FIELDS: [&str; 6] = [
     "canonical_url",
 ];
 
-fn crawlsift(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
-        .args(args)
-        .current_dir(REPO)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap_or_else(|e| panic!("not UTF-8: {e}"))
-}
-
 /// `crawlsift extract` writes the six fields in every JSONL row, null when
 /// the page does not state them, and some pages of a real crawl state them.
 #[test]
 fn every_extract_row_has_the_fields() {
-    let warc = Path::new(REPO).join("../shared/warc/dolma_sample-0000.warc.gz");
-    let out = crawlsift(&["extract", "--quiet", warc.to_str().unwrap_or_default()]);
+    let warc = shared("dolma_sample-0000.warc.gz");
+    let out = stdout_of(&["extract", "--quiet", warc.to_str().unwrap_or_default()]);
     let rows: Vec<serde_json::Value> = out
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}")))
@@ -66,13 +52,13 @@ fn every_extract_row_has_the_fields() {
 /// an output written without the metadata is redone by a run with it.
 #[test]
 fn no_metadata_leaves_the_fields_null_and_is_a_resume_setting() {
-    let warc = Path::new(REPO).join("../shared/warc/dolma_sample-0000.warc.gz");
+    let warc = shared("dolma_sample-0000.warc.gz");
     let warc = warc.to_str().unwrap_or_default();
-    let with: Vec<serde_json::Value> = crawlsift(&["extract", "--quiet", warc])
+    let with: Vec<serde_json::Value> = stdout_of(&["extract", "--quiet", warc])
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}")))
         .collect();
-    let without: Vec<serde_json::Value> = crawlsift(&["extract", "--quiet", "--no-metadata", warc])
+    let without: Vec<serde_json::Value> = stdout_of(&["extract", "--quiet", "--no-metadata", warc])
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}")))
         .collect();
@@ -96,7 +82,6 @@ fn no_metadata_leaves_the_fields_null_and_is_a_resume_setting() {
         args.extend_from_slice(extra);
         let o = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
             .args(&args)
-            .current_dir(REPO)
             .output()
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

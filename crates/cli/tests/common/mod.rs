@@ -36,6 +36,23 @@ pub fn crawlsift(args: &[&std::ffi::OsStr]) -> Output {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The standard output of `crawlsift ARGS` run in the repository's root
+/// (where the README's relative paths hold); panics with its standard error
+/// when it fails or writes no UTF-8.
+pub fn stdout_of(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap_or_else(|e| panic!("not UTF-8: {e}"))
+}
+
 pub fn os(s: &str) -> &std::ffi::OsStr {
     std::ffi::OsStr::new(s)
 }
