@@ -81,6 +81,28 @@ def shared_warcs(shared) -> list:
     return sorted(p for p in (shared / "warc").iterdir() if ".warc" in p.name)
 
 
+@pytest.fixture(scope="session")
+def paths_file(tmp_path_factory, shared_warcs):
+    """A `warc.paths` of every shared WARC and one missing file (the engines'
+    tests: every good page once, the missing input named)."""
+    listing = tmp_path_factory.mktemp("paths") / "warc.paths"
+    missing = listing.parent / "no-such-file.warc.gz"
+    listing.write_text("\n".join(map(str, [*shared_warcs, missing])) + "\n")
+    return listing
+
+
+@pytest.fixture(scope="session")
+def expected(cli_rows, shared_warcs):
+    """The CLI's JSONL rows of every shared WARC, in :func:`scaleout.key` order."""
+    from scaleout import key
+
+    rows = []
+    for warc in shared_warcs:
+        rows.extend(cli_rows(warc))
+    assert len(rows) > 50, "the shared WARCs hold many pages"
+    return sorted(rows, key=key)
+
+
 #: The page timeout (CPU seconds) under which :func:`slow_page_warc`'s big
 #: page is stopped and its small page is not.
 TINY_BUDGET = 0.02

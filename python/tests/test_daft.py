@@ -18,23 +18,6 @@ from scaleout import ScaleOut, key  # noqa: E402
 
 
 
-@pytest.fixture(scope="module")
-def paths_file(tmp_path_factory, shared_warcs):
-    listing = tmp_path_factory.mktemp("paths") / "warc.paths"
-    missing = listing.parent / "no-such-file.warc.gz"
-    listing.write_text("\n".join(map(str, [*shared_warcs, missing])) + "\n")
-    return listing
-
-
-@pytest.fixture(scope="module")
-def expected(cli_rows, shared_warcs):
-    rows = []
-    for warc in shared_warcs:
-        rows.extend(cli_rows(warc))
-    assert len(rows) > 50, "the shared WARCs hold many pages"
-    return sorted(rows, key=key)
-
-
 def test_read_warcs_write_parquet_equals_the_cli(tmp_path, paths_file, expected):
     """`read_warcs(warc.paths).write_parquet(dir)`: the CLI's rows, every field."""
     cdaft.read_warcs(str(paths_file)).write_parquet(str(tmp_path / "out"))

@@ -13,30 +13,11 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 import crawlsift.spark as dspark  # noqa: E402
 
+from scaleout import key  # noqa: E402
+
 
 def parquet_rows(path) -> list[dict]:
     return pq.read_table(str(path)).to_pylist()
-
-
-def key(row: dict) -> tuple:
-    return (row["warc_filename"], row["offset"], row["warc_record_id"])
-
-
-@pytest.fixture(scope="module")
-def paths_file(tmp_path_factory, shared_warcs):
-    listing = tmp_path_factory.mktemp("paths") / "warc.paths"
-    missing = listing.parent / "no-such-file.warc.gz"
-    listing.write_text("\n".join(map(str, [*shared_warcs, missing])) + "\n")
-    return listing
-
-
-@pytest.fixture(scope="module")
-def expected(cli_rows, shared_warcs):
-    rows = []
-    for warc in shared_warcs:
-        rows.extend(cli_rows(warc))
-    assert len(rows) > 50, "the shared WARCs hold many pages"
-    return sorted(rows, key=key)
 
 
 @pytest.mark.parametrize("direct", [[], ["--direct"]], ids=["dataframe", "direct"])
