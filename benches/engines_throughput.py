@@ -5,7 +5,10 @@
 ENGINE: ray, ray-warm (the same job after a first small one, counted as
 start-up), daft, spark (crawlsift.spark.run: the pages as a DataFrame, written
 by Spark), spark-direct (crawlsift.spark.write_files: the tasks write the files),
-or ray-startup, daft-startup, spark-startup.
+spark-warm and spark-direct-warm (after a first small job: Spark's Python
+workers started and crawlsift imported in them, as Ray's are for ray-warm),
+datatrove (CrawlsiftWarcReader -> ParquetWriter, one task per WARC, 2 worker
+processes), or ray-startup, daft-startup, spark-startup.
 
 Prints one line: engine, pages, start-up wall seconds, and the job's wall
 seconds and CPU seconds (this process and all its descendants: Ray's workers,
@@ -20,11 +23,14 @@ import time
 
 
 def cpu() -> float:
-    """CPU seconds of this process and every process under it now alive (Ray's
-    raylet, GCS and workers; Spark's JVM and Python workers), from /proc: workers that Ray kills at shutdown
-    are never reaped into this process's RUSAGE_CHILDREN."""
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    total = r.ru_utime + r.ru_stime
+    """CPU seconds of this process, of every process under it now alive (Ray's
+    raylet, GCS and workers; Spark's JVM and Python workers), from /proc, and of
+    the children they and this process have reaped (datatrove's worker pool):
+    workers that Ray kills at shutdown are never reaped into RUSAGE_CHILDREN."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        r = resource.getrusage(who)
+        total += r.ru_utime + r.ru_stime
     tick = os.sysconf("SC_CLK_TCK")
     parent, times = {}, {}
     for pid in os.listdir("/proc"):
@@ -36,7 +42,8 @@ def cpu() -> float:
         except OSError:
             continue
         parent[int(pid)] = int(fields[1])
-        times[int(pid)] = (int(fields[11]) + int(fields[12])) / tick
+        # utime, stime, and cutime, cstime: its own and its reaped children's.
+        times[int(pid)] = sum(int(f) for f in fields[11:15]) / tick
     me = os.getpid()
     for pid in times:
         p = parent.get(pid)
@@ -45,6 +52,9 @@ def cpu() -> float:
         if p == me and pid != me:
             total += times[pid]
     return total
+
+
+SAMPLE = os.path.join(os.path.dirname(__file__), "..", "data-samples", "dolma_sample-0000.warc.gz")
 
 
 def main() -> None:
@@ -61,8 +71,7 @@ def main() -> None:
         if engine == "ray-warm":
             # A first job over the repository's small sample WARC, counted as
             # start-up: Ray Data starts its actors and the workers import it.
-            sample = os.path.join(os.path.dirname(__file__), "..", "data-samples", "dolma_sample-0000.warc.gz")
-            crawlsift.ray.read_warcs([sample, sample]).write_parquet(output + "-warm")
+            crawlsift.ray.read_warcs([SAMPLE, SAMPLE]).write_parquet(output + "-warm")
             shutil.rmtree(output + "-warm")
         t1, c1 = time.perf_counter(), cpu()
         if engine in ("ray", "ray-warm"):
@@ -86,13 +95,46 @@ def main() -> None:
             .getOrCreate()
         )
         spark.sparkContext.setLogLevel("ERROR")
+        direct = engine.startswith("spark-direct")
+        job = crawlsift.spark.write_files if direct else crawlsift.spark.run
+        if engine.endswith("-warm"):
+            # A first job over the sample WARC (two tasks, so both Python
+            # workers start and import crawlsift), counted as start-up.
+            job(spark, [os.path.abspath(SAMPLE)] * 2, output + "-warm")
+            shutil.rmtree(output + "-warm")
         t1, c1 = time.perf_counter(), cpu()
         pages = 0
-        if engine in ("spark", "spark-direct"):
-            job = crawlsift.spark.write_files if engine == "spark-direct" else crawlsift.spark.run
+        if engine in ("spark", "spark-direct", "spark-warm", "spark-direct-warm"):
             pages = job(spark, [os.path.abspath(w) for w in warcs], output)["extracted"]
         t2, c2 = time.perf_counter(), cpu()
         spark.stop()
+    elif engine.startswith("datatrove"):
+        import tempfile
+
+        from datatrove.executor import LocalPipelineExecutor
+        from datatrove.pipeline.writers import ParquetWriter
+
+        from crawlsift.datatrove import CrawlsiftWarcReader
+
+        listing = tempfile.NamedTemporaryFile("w", suffix=".paths", delete=False)
+        listing.write("".join(os.path.abspath(w) + "\n" for w in warcs))
+        listing.close()
+        reader = CrawlsiftWarcReader("/", paths_file=listing.name)
+        t1, c1 = time.perf_counter(), cpu()
+        pages = 0
+        if engine == "datatrove":
+            LocalPipelineExecutor(
+                pipeline=[reader, ParquetWriter(output, schema=reader.parquet_schema())],
+                tasks=len(warcs),
+                workers=2,
+                logging_dir=output + "-logs",
+            ).run()
+            import pyarrow.parquet as pq
+
+            pages = pq.ParquetDataset(output).read(columns=["id"]).num_rows
+        t2, c2 = time.perf_counter(), cpu()
+        os.unlink(listing.name)
+        shutil.rmtree(output + "-logs", ignore_errors=True)
     else:
         import daft
 

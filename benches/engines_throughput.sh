@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# PERF.md's engine table: the CLI (-j 2), Ray Data, Daft and Spark (local[2], both
+# PERF.md's engine table: the CLI (-j 2), Ray Data, Daft, datatrove and Spark (local[2], both
 # routes: crawlsift.spark.run and write_files) over the same WARC
 # files, interleaved, ROUNDS times. Each line: wall and CPU (user+sys of the
 # process tree, /usr/bin/time) of the whole run; the Python engines also print
@@ -14,7 +14,7 @@ shift
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for round in $(seq "$rounds"); do
-    for engine in ${ENGINES:-cli ray ray-warm ray-startup daft daft-startup spark spark-direct spark-startup}; do
+    for engine in ${ENGINES:-cli ray ray-warm ray-startup daft daft-startup spark spark-direct spark-direct-warm spark-startup datatrove}; do
         if [ "$engine" = cli ]; then
             /usr/bin/time -f "time cli wall=%e cpu=%U+%S" target/release/crawlsift extract -q -j 2 \
                 --format parquet -o "$out/cli" "$@" 2>&1 | grep '^time'

@@ -139,6 +139,35 @@ class CrawlsiftWarcReader(BaseDiskReader):
             + (MINHASH_FIELDS if minhash else ())
         )
 
+    def parquet_schema(self, expand_metadata: bool = False):
+        """The ``pyarrow.Schema`` of this reader's documents as datatrove's
+        ``ParquetWriter`` writes them: ``text``, ``id`` and ``metadata``, a struct of
+        :attr:`fields`, ``file_path`` and ``default_metadata``'s keys (those as
+        top-level columns with ``expand_metadata=True``). Pass it on:
+        ``ParquetWriter("out/", schema=reader.parquet_schema())``. Without it the
+        writer infers its schema from the first document, in which a field the page
+        does not state (no author) is a column of nulls, and the first later page
+        that states it fails the task."""
+        import pyarrow as pa
+
+        from ._schema import page_schema
+
+        pages = page_schema(signals=self.signals, minhash=self.minhash, markdown=self.markdown)
+        # A page's ``filters`` dict is the Arrow pages' ``filter_<rule set>`` columns.
+        filters = [f.with_name(f.name[len("filter_") :]) for f in pages if f.name.startswith("filter_")]
+        fields = [
+            pa.field("filters", pa.struct(filters)) if name == "filters" else pages.field(name)
+            for name in self.fields
+        ]
+        fields.append(pa.field("file_path", pa.string()))
+        for name, value in (self.default_metadata or {}).items():
+            if name not in self.fields and name != "file_path":
+                fields.append(pa.field(name, pa.array([value]).type))
+        head = [pa.field("text", pa.string()), pa.field("id", pa.string())]
+        if expand_metadata:
+            return pa.schema(head + fields)
+        return pa.schema(head + [pa.field("metadata", pa.struct(fields))])
+
     def _source(self, filepath: str):
         """What ``crawlsift.read_warc`` reads: a local path or URL when crawlsift can open
         it itself (a ``paths_file`` may list URLs), else an fsspec file object (closed
@@ -190,6 +219,11 @@ class CrawlsiftWarcReader(BaseDiskReader):
                 if document:
                     yield document
                     _maybe_fail(filepath)
+                else:
+                    # datatrove drops a document with no text (a page whose main
+                    # text is empty): counted, so records = documents + these +
+                    # skipped + failed.
+                    self.stat_update("documents_without_text")
         except OSError as e:
             self._broken(filepath, "files_failed", e)
             return

@@ -28,8 +28,8 @@ def written(folder) -> list[dict]:
 
 
 def test_crawlsift_warc_reader_pipeline(tmp_path, shared, cli_rows):
-    WARCS = shared / "warc"
     """CrawlsiftWarcReader -> JsonlWriter writes one document per page the CLI extracts."""
+    WARCS = shared / "warc"
     out = tmp_path / "out"
     LocalPipelineExecutor(
         pipeline=[CrawlsiftWarcReader(str(WARCS), glob_pattern=WARC), JsonlWriter(str(out))],
@@ -52,10 +52,77 @@ def test_crawlsift_warc_reader_pipeline(tmp_path, shared, cli_rows):
     assert reader_stats["stats"]["records"]["total"] >= len(want)
 
 
+@pytest.mark.parametrize("expand", [False, True], ids=["struct", "expanded"])
+def test_parquet_writer_takes_the_readers_schema(tmp_path, shared, cli_rows, expand):
+    """CrawlsiftWarcReader -> datatrove's ParquetWriter with ``reader.parquet_schema()``:
+    every page of the CLI written, its fields as the CLI gives them, across batches in
+    which a field is null on some pages and set on others (author, markdown, signals)."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    from datatrove.pipeline.writers import ParquetWriter
+
+    warc = shared / "warc" / WARC
+    reader = CrawlsiftWarcReader(str(warc.parent), glob_pattern=warc.name, markdown=True, signals=True, minhash=True)
+    schema = reader.parquet_schema(expand_metadata=expand)
+    out = tmp_path / "out"
+    LocalPipelineExecutor(
+        pipeline=[reader, ParquetWriter(str(out), schema=schema, batch_size=7, expand_metadata=expand)],
+        tasks=1,
+        logging_dir=str(tmp_path / "logs"),
+    ).run()
+    table = pq.ParquetDataset(str(out)).read()
+    assert table.schema.names == schema.names
+    docs = table.to_pylist()
+    want = cli_rows("--markdown", "--signals", "--minhash", warc)
+    assert len(want) > 20
+    assert [d["id"] for d in docs] == [r["warc_record_id"] for r in want]
+    assert [d["text"] for d in docs] == [r["text"] for r in want]
+    nulls = {field: 0 for field in ("author", "date_published", "markdown")}
+    for doc, row in zip(docs, want):
+        meta = doc if expand else doc["metadata"]
+        for field in ("url", "offset", "author", "date_published", "markdown", "page_type", "lang"):
+            assert meta[field] == row[field], field
+        assert meta["minhash"] == row["minhash"]
+        assert meta["signals"] == row["signals"]
+        assert meta["filters"] == row["filters"]
+        for field in nulls:
+            nulls[field] += meta[field] is None
+    # The case the schema is for: a field missing on some pages and present on others.
+    assert 0 < nulls["author"] < len(docs), nulls
+
+
+def test_a_page_without_text_is_counted_not_lost(tmp_path):
+    """datatrove drops a document with no text; the reader counts it, so the step's
+    records are its documents, the pages without text and the skipped records."""
+    from conftest import warc_response
+
+    article = (
+        "<html><head><title>A page</title></head><body><article>"
+        + "<p>A paragraph of an article, long enough to be its main text, and nothing else.</p>" * 5
+        + "</article></body></html>"
+    ).encode()
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "pages.warc.gz").write_bytes(
+        warc_response("http://example.com/a", article)
+        + warc_response("http://example.com/empty", b"<html><body><div></div></body></html>")
+        + warc_response("http://example.com/b", article)
+    )
+    out = tmp_path / "out"
+    LocalPipelineExecutor(
+        pipeline=[CrawlsiftWarcReader(str(tmp_path / "in")), JsonlWriter(str(out))],
+        tasks=1,
+        logging_dir=str(tmp_path / "logs"),
+    ).run()
+    assert [d["metadata"]["url"] for d in written(out)] == ["http://example.com/a", "http://example.com/b"]
+    stats = json.loads((tmp_path / "logs" / "stats.json").read_text())
+    counts = {k: v["total"] if isinstance(v, dict) else v for k, v in next(s for s in stats if "crawlsift WARC" in s["name"])["stats"].items()}
+    assert counts["documents_without_text"] == 1, counts
+    assert counts["records"] == counts["documents"] + counts["documents_without_text"], counts
+
+
 def test_crawlsift_extractor_after_datatrove_warc_reader(tmp_path, shared, cli_rows):
-    WARCS = shared / "warc"
     """datatrove's WarcReader -> CrawlsiftExtractor -> JsonlWriter: each document's text is
     crawlsift's extraction of the HTML datatrove read."""
+    WARCS = shared / "warc"
     pytest.importorskip("warcio")
     out = tmp_path / "out"
     LocalPipelineExecutor(

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -85,31 +83,6 @@ def test_write_parquet_with_markdown_equals_the_cli_parquet(shared, run_cli, tmp
     assert written == py.num_rows == cli.num_rows > 10
     assert py.schema == cli.schema
     assert py.to_pylist() == cli.to_pylist()
-
-
-def test_spark_job_with_markdown_equals_the_cli(shared, cli_rows, tmp_path):
-    pytest.importorskip("pyspark")
-    pq = pytest.importorskip("pyarrow.parquet")
-    import crawlsift.spark as dspark
-
-    listing = tmp_path / "warc.paths"
-    listing.write_text(str(shared / "warc" / WARC) + "\n")
-    want = cli_rows("--markdown", shared / "warc" / WARC)
-    out = tmp_path / "pages"
-    done = subprocess.run(
-        [sys.executable, "-m", "crawlsift.spark", "--paths", str(listing), str(out), "--master", "local[1]",
-         "--markdown"],
-        capture_output=True, text=True, timeout=900,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    table = pq.read_table(str(out))
-    assert table.schema.names == [name for name, _, _ in dspark.columns(markdown=True)]
-    key = lambda r: (r["warc_filename"], r["offset"])  # noqa: E731
-    got = sorted(table.to_pylist(), key=key)
-    want = sorted(want, key=key)
-    assert len(got) == len(want) > 10
-    assert [g["markdown"] for g in got] == [w["markdown"] for w in want]
-    assert [g["text"] for g in got] == [w["text"] for w in want]
 
 
 def test_datatrove_steps_put_markdown_in_the_metadata(shared, cli_rows, tmp_path):

@@ -149,37 +149,6 @@ def test_spark_schema_is_the_cli_parquet_schema(shared, run_cli, tmp_path):
         assert [f.name for f in group.dataType.fields] == [f.name for f in arrow_group]
 
 
-def test_spark_job_with_signals_and_filter_equals_the_cli(shared, cli_run, tmp_path):
-    pytest.importorskip("pyspark")
-    pq = pytest.importorskip("pyarrow.parquet")
-    import subprocess
-    import sys
-
-    listing = tmp_path / "warc.paths"
-    listing.write_text("\n".join(str(shared / "warc" / n) for n in WARCS) + "\n")
-    want = []
-    for name in WARCS:
-        rows, _ = cli_run(shared / "warc" / name, "--signals", "--minhash", "--filter", "c4")
-        want.extend(rows)
-    out = tmp_path / "pages"
-    done = subprocess.run(
-        [sys.executable, "-m", "crawlsift.spark", "--paths", str(listing), str(out), "--master", "local[1]",
-         "--signals", "--minhash", "--filter", "c4"],
-        capture_output=True, text=True, timeout=900,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    key = lambda r: (r["warc_filename"], r["offset"])  # noqa: E731
-    got = sorted(pq.read_table(str(out)).to_pylist(), key=key)
-    want = sorted(want, key=key)
-    assert len(got) == len(want) > 5
-    for g, w in zip(got, want):
-        assert g["exact_key"] == w["exact_key"] and g["lang"] == w["lang"]
-        assert g["signals"] == w["signals"]
-        assert g["minhash"] == w["minhash"]
-        assert {s: g[f"filter_{s}"] for s in w["filters"]} == w["filters"]
-        assert g["filter_c4"] is None
-
-
 def test_datatrove_steps_put_the_analysis_in_metadata(shared, cli_run, tmp_path):
     pytest.importorskip("datatrove")
     from datatrove.executor import LocalPipelineExecutor

@@ -51,6 +51,46 @@ def test_spark_job_equals_the_cli(tmp_path, paths_file, expected, direct):
         ), names
 
 
+def test_every_option_reaches_the_executors(tmp_path, shared, cli_rows, slow_page_warc):
+    """`python -m crawlsift.spark --markdown --signals --minhash --filter c4 --page-timeout T`:
+    the rows are the CLI's with the same options (Markdown, signals, filter verdicts, MinHash,
+    the pages the filter drops dropped), in one job so the options' Spark types are checked
+    together; the page over the CPU budget is counted as failed (timeout) and the job goes on."""
+    from conftest import TINY_BUDGET
+
+    import crawlsift
+
+    unlimited = crawlsift.read_warc(str(slow_page_warc), page_timeout=0)
+    assert [p.url for p in unlimited] == [f"http://example.com/{n}" for n in ("first", "slow", "last")]
+    options = ["--markdown", "--signals", "--minhash", "--filter", "c4", "--page-timeout", str(TINY_BUDGET)]
+    warcs = [shared / "warc" / n for n in ("dolma_sample-0000.warc.gz", "resiliparse_warcfile.warc.gz")]
+    warcs.append(slow_page_warc)
+    listing = tmp_path / "warc.paths"
+    listing.write_text("".join(f"{w}\n" for w in warcs))
+    out = tmp_path / "pages"
+    done = subprocess.run(
+        [sys.executable, "-m", "crawlsift.spark", "--paths", str(listing), str(out), "--master", "local[2]", *options],
+        capture_output=True, text=True, timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    table = pq.read_table(str(out))
+    assert table.schema.names == [n for n, _, _ in dspark.columns(markdown=True, signals=True, minhash=True)]
+    got = sorted(table.to_pylist(), key=key)
+    want = sorted((r for w in warcs for r in cli_rows(*options, w)), key=key)
+    assert len(got) == len(want) > 10
+    for g, w in zip(got, want):
+        assert (g["text"], g["markdown"]) == (w["text"], w["markdown"])
+        assert (g["exact_key"], g["lang"], g["minhash"]) == (w["exact_key"], w["lang"], w["minhash"])
+        assert g["signals"] == w["signals"]
+        assert {s: g[f"filter_{s}"] for s in w["filters"]} == w["filters"]
+        assert g["filter_c4"] is None
+    urls = {g["url"] for g in got}
+    assert "http://example.com/slow" not in urls and "http://example.com/last" in urls
+    summary = [line for line in done.stderr.splitlines() if line.startswith("files=")]
+    counters = dict(item.split("=") for item in summary[-1].split())
+    assert (counters["failed"], counters["failed_timeout"]) == ("1", "1"), counters
+
+
 def test_columns_are_the_cli_parquet_columns(tmp_path, run_cli, shared):
     """The Spark schema names and types the columns of `crawlsift extract --format parquet`."""
     import pyarrow as pa
@@ -131,28 +171,3 @@ def test_inputs_are_files_and_directories_as_the_cli_takes_them(tmp_path):
         *(str(d / n) for n in ["a.warc.gz", "b.warc.zst", "c.warc.lz4", "d.warc"]),
         "https://host/x.warc.gz",
     ]
-
-
-def test_page_timeout_fails_a_slow_page_and_the_job_goes_on(tmp_path, slow_page_warc):
-    """`--page-timeout` reaches crawlsift in the executors: the page over the budget is
-    counted as failed (timeout), the pages around it are written."""
-    from conftest import TINY_BUDGET
-
-    import crawlsift
-
-    unlimited = crawlsift.read_warc(str(slow_page_warc), page_timeout=0)
-    assert [p.url for p in unlimited] == [f"http://example.com/{n}" for n in ("first", "slow", "last")]
-    listing = tmp_path / "warc.paths"
-    listing.write_text(f"{slow_page_warc}\n")
-    out = tmp_path / "pages"
-    done = subprocess.run(
-        [sys.executable, "-m", "crawlsift.spark", "--paths", str(listing), str(out),
-         "--master", "local[1]", "--page-timeout", str(TINY_BUDGET)],
-        capture_output=True, text=True, timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    summary = [line for line in done.stderr.splitlines() if line.startswith("files=")]
-    counters = dict(item.split("=") for item in summary[-1].split())
-    assert (counters["records"], counters["extracted"]) == ("3", "2"), counters
-    assert (counters["failed"], counters["failed_timeout"]) == ("1", "1"), counters
-    assert sorted(r["url"] for r in parquet_rows(out)) == ["http://example.com/first", "http://example.com/last"]
