@@ -15,7 +15,10 @@ counts the pages whose date changed and prints a sample of them.
 For a miss, the gold day is looked for in the page's HTML written the usual
 ways (``2025-09-04``, ``September 4, 2025``, ``4 Sep 2025``, ``09/04/2025``,
 ``2025年9月4日``, …) and the 60 characters before its first appearance are
-printed, tags dropped, so that the label beside it shows.
+printed, tags dropped, so that the label beside it shows; the misses are
+then counted by cause (the gold day nowhere in the HTML, the stated
+modification date, only in markup or script state, shown but not found,
+another stated date wins).
 """
 
 import argparse
@@ -97,6 +100,27 @@ def where(raw, day):
     return form, i, before
 
 
+def visible(raw):
+    """The page's text, roughly: scripts, styles and tags dropped."""
+    text = re.sub(r"(?is)<(script|style|template)\b[^>]*>.*?</\1>", " ", raw)
+    return re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]*>", " ", text)))
+
+
+def cause(raw, day, row):
+    """Why a page's date is wrong, one of a few kinds."""
+    if len(day) < 10:
+        return "gold of month precision"
+    if where(raw, day) is None:
+        return "gold day nowhere in the HTML"
+    if (row["date_modified"] or "")[:10] == day:
+        return "gold is the stated modification date"
+    if where(visible(raw), day) is None:
+        return "gold day only in markup or script state"
+    if not row["date_published"]:
+        return "gold day shown, no date found"
+    return "gold day shown, another stated date wins"
+
+
 def load_wcxb():
     gold = [json.loads(line) for line in open(SHARED / "wcxb_dev" / "metadata.jsonl")]
     urls = {}
@@ -113,15 +137,20 @@ def wcxb(args):
     got = run_all(args.crawlsift, [(p, urls.get(g["id"])) for p, g in zip(pages, gold)])
     result = {}
     halves = {0: [0, 0], 1: [0, 0]}
+    causes = {}
     for i, (g, row, page) in enumerate(zip(gold, got, pages)):
         day = g["publish_date"][:10]
         right = (row["date_published"] or "")[:10] == day and len(g["publish_date"]) >= 10
         halves[i % 2][0] += right
         halves[i % 2][1] += 1
         result[g["id"]] = {**row, "gold": g["publish_date"], "right": right, "half": i % 2}
-        if right or args.quiet:
+        if right:
             continue
         raw = gzip.open(page).read().decode("utf-8", "replace")
+        kind = cause(raw, day, row)
+        causes.setdefault(kind, [0, 0])[i % 2] += 1
+        if args.quiet:
+            continue
         found = where(raw, day) if len(day) == 10 else None
         half = "even" if i % 2 == 0 else "odd"
         print(
@@ -133,6 +162,8 @@ def wcxb(args):
             print(f"    shown {form!r} at {at}/{len(raw)} after …{before!r}")
         else:
             print("    gold day not in the page")
+    for kind, (even, odd) in sorted(causes.items(), key=lambda c: -sum(c[1])):
+        print(f"{even + odd:4} ({even} even, {odd} odd) {kind}")
     total = [halves[0][0] + halves[1][0], halves[0][1] + halves[1][1]]
     for name, (r, n) in (("even", halves[0]), ("odd", halves[1]), ("all", total)):
         print(f"{name}: {r}/{n} = {r / n:.3f}")
