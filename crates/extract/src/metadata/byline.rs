@@ -126,7 +126,10 @@ pub struct Shown {
 /// `By <name>` shown as text around its title (from a little before one of
 /// its first `<h1>` to a few kilobytes after), as blogs and articles show
 /// them under or over their headline, with or without a label (`Published
-/// on`, `Updated:`). `memmem` searches for `<h1` and walks over at most
+/// on`, `Updated:`; a date after `Joined` or `Member since` is a forum
+/// member's, not the page's). A `<time datetime>` there is the date it
+/// states, whatever its text shows (`Yesterday at 4:25 AM`). `memmem`
+/// searches for `<h1` and walks over at most
 /// [`DATELINE_H1S`] × ([`DATELINE_BEFORE`] + [`DATELINE_AFTER`]) bytes.
 pub fn around_title(html: &str, from: usize, text: &mut String, entities: &mut String) -> Shown {
     let mut shown = Shown::default();
