@@ -100,6 +100,14 @@ const H1_REACH: usize = 1 << 20;
 const DATELINE_BEFORE: usize = 600;
 const DATELINE_AFTER: usize = 5000;
 
+/// The longest text whose spaced hyphens part it into pieces (a dateline
+/// line such as `Essay - Published: 2025.12.17 |`).
+const SPACED_HYPHEN_LINE: usize = 80;
+
+/// How far into a `<time>` element's text its label and date are looked
+/// for.
+const TIME_TEXT_REACH: usize = 100;
+
 /// How many `<h1>` the dateline is looked for around (a site's name is
 /// often the first).
 const DATELINE_H1S: usize = 3;
@@ -118,7 +126,10 @@ pub struct Shown {
 /// `By <name>` shown as text around its title (from a little before one of
 /// its first `<h1>` to a few kilobytes after), as blogs and articles show
 /// them under or over their headline, with or without a label (`Published
-/// on`, `Updated:`). `memmem` searches for `<h1` and walks over at most
+/// on`, `Updated:`; a date after `Joined` or `Member since` is a forum
+/// member's, not the page's). A `<time datetime>` there is the date it
+/// states, whatever its text shows (`Yesterday at 4:25 AM`). `memmem`
+/// searches for `<h1` and walks over at most
 /// [`DATELINE_H1S`] × ([`DATELINE_BEFORE`] + [`DATELINE_AFTER`]) bytes.
 pub fn around_title(html: &str, from: usize, text: &mut String, entities: &mut String) -> Shown {
     let mut shown = Shown::default();
@@ -177,6 +188,7 @@ fn window(
     // The text before the first tag of the window may be inside a tag.
     let mut at = None;
     let mut updated_label = false;
+    let mut member_label = false;
     let mut by_label = false;
     while let Some(tag) = walk.next() {
         if let Some(segment) = at
@@ -197,7 +209,8 @@ fn window(
                 }
                 // Every date shown has a digit: text without one is not
                 // tried against the layouts.
-                if shown.date.is_none() && text.bytes().any(|b| b.is_ascii_digit()) {
+                if shown.date.is_none() && !member_label && text.bytes().any(|b| b.is_ascii_digit())
+                {
                     if let Some((date, updated)) = text_date(text) {
                         shown.date = Some((date, updated || updated_label));
                     }
@@ -212,6 +225,7 @@ fn window(
                     label.as_str(),
                     "updated" | "last updated" | "modified" | "last modified" | "updated on"
                 );
+                member_label = is_member_label(&label);
                 by_label = matches!(label.as_str(), "by" | "written by" | "author" | "words by");
             }
         }
@@ -222,8 +236,49 @@ fn window(
         {
             walk.skip_content(tag.name);
         }
+        if shown.date.is_none() && !member_label && !tag.closing && tag.is("time") {
+            shown.date = time_date(html, &tag, updated_label);
+        }
         at = Some(walk.position());
     }
+}
+
+/// Whether a label (lowercase, its colon dropped) says the date after it
+/// is when a member joined a forum (`Joined`, `Member since`,
+/// `Registered`), which is not the page's date.
+fn is_member_label(label: &str) -> bool {
+    ["joined", "join date", "member since", "registered"]
+        .iter()
+        .any(|l| label.starts_with(l))
+}
+
+/// The date a `<time>` element shows, as its `datetime` states it (the
+/// page may show it as `Yesterday at 4:25 AM`, `7 years ago` or
+/// `03/01/2017`, which are not read), and whether it is an update: a label
+/// before it says so (`updated_label`), or its class (`updated`,
+/// `modified`), or the label its text starts with (`Last Updated: Dec 17,
+/// 2025`). When its text shows the same instant's day in the page's time
+/// zone (`December 2, 2016` for `2016-12-01T23:29:49.000Z`), that day is
+/// the date.
+fn time_date(html: &str, tag: &Tag<'_>, updated_label: bool) -> Option<(String, bool)> {
+    let mut date = super::dates::parse(tag.attribute("datetime")?)?;
+    let class_updated = tag
+        .attribute("class")
+        .is_some_and(|c| contains_word(c, "updated") || contains_word(c, "modified"));
+    // The element's first text, up to its next tag (a label is short).
+    let mut end = tag.end.saturating_add(TIME_TEXT_REACH).min(html.len());
+    while !html.is_char_boundary(end) {
+        end -= 1;
+    }
+    let after = html.get(tag.end..end).unwrap_or_default();
+    let first_text = after.split('<').next().unwrap_or_default().trim();
+    let (shown, text_updated) = unlabelled_date(first_text).unwrap_or_default();
+    if let Some(day) = super::dates::parse_shown(shown) {
+        if super::dates::time_zone_shift(&date, &day[..10]) {
+            date = day;
+        }
+    }
+    Some((date, updated_label || class_updated || text_updated))
 }
 
 /// The name a piece of shown text gives as its author: `By Jane Doe`
@@ -255,8 +310,22 @@ fn text_byline(text: &str, after_by_label: bool) -> Option<String> {
 /// is dropped.
 fn text_date(text: &str) -> Option<(String, bool)> {
     let mut updated = false;
-    for piece in text.split(['·', '|', '•', '⋅', '–', '—', '●']) {
+    // In a short line, a spaced hyphen parts pieces as a dash does (`Essay
+    // - Published: 2025.12.17`); in prose it parts ranges (`01/01/2010 -
+    // 31/12/2010`), and a hyphen inside a date (`2025-12-17`) never parts.
+    let (mut split, mut whole);
+    let parts: &mut dyn Iterator<Item = &str> = if text.len() <= SPACED_HYPHEN_LINE {
+        split = text.split(" - ");
+        &mut split
+    } else {
+        whole = std::iter::once(text);
+        &mut whole
+    };
+    for piece in parts.flat_map(|p| p.split(['·', '|', '•', '⋅', '–', '—', '●'])) {
         let piece = piece.trim_matches([',', ' ', '-']);
+        if is_member_label(&piece.get(..16).unwrap_or(piece).to_ascii_lowercase()) {
+            continue;
+        }
         let Some((rest, label_updated)) = unlabelled_date(piece) else {
             continue;
         };

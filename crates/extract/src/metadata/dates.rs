@@ -163,13 +163,147 @@ pub fn parse_shown(value: &str) -> Option<String> {
             rest = rest[word.len()..].trim_start_matches([' ', ',']);
         }
     }
+    if let Some(day) = east_asian_day(rest) {
+        return plausible(day).then(|| day.format("%Y-%m-%d").to_string());
+    }
     let cleaned = without_ordinals(rest);
     let head = cleaned[..year_end(&cleaned)?].trim_end_matches([',', ' ']);
     let day = DAY
         .iter()
         .find_map(|f| NaiveDate::parse_from_str(head, f).ok())
-        .or_else(|| numeric_day(head))?;
+        .or_else(|| numeric_day(head))
+        .or_else(|| named_month_day(head))?;
     plausible(day).then(|| day.format("%Y-%m-%d").to_string())
+}
+
+/// `2024年3月3日` (Chinese, Japanese) or `2024년 3월 3일` (Korean), with
+/// anything after the day (a time): a year, a month and a day, each with
+/// its unit.
+fn east_asian_day(value: &str) -> Option<NaiveDate> {
+    let number = |s: &str| -> Option<u32> {
+        let s = s.trim();
+        (!s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    for [year, month, day] in [["年", "月", "日"], ["년", "월", "일"]] {
+        let Some((y, rest)) = value.split_once(year) else {
+            continue;
+        };
+        let (m, rest) = rest.split_once(month)?;
+        let (d, _) = rest.split_once(day)?;
+        let y = number(y).filter(|_| y.trim().len() == 4)?;
+        return NaiveDate::from_ymd_opt(i32::try_from(y).ok()?, number(m)?, number(d)?);
+    }
+    None
+}
+
+/// Month names other than English, in the genitive where a language
+/// writes a date with it (`3 марта 2024`), lowercase, with their numbers:
+/// German, French, Spanish, Italian, Portuguese, Dutch, Polish, Russian.
+/// No name stands for two months.
+const MONTH_NAMES: &[(&str, u32)] = &[
+    ("januar", 1),
+    ("janvier", 1),
+    ("enero", 1),
+    ("gennaio", 1),
+    ("janeiro", 1),
+    ("januari", 1),
+    ("stycznia", 1),
+    ("января", 1),
+    ("februar", 2),
+    ("février", 2),
+    ("febrero", 2),
+    ("febbraio", 2),
+    ("fevereiro", 2),
+    ("februari", 2),
+    ("lutego", 2),
+    ("февраля", 2),
+    ("märz", 3),
+    ("mars", 3),
+    ("marzo", 3),
+    ("março", 3),
+    ("maart", 3),
+    ("marca", 3),
+    ("марта", 3),
+    ("avril", 4),
+    ("abril", 4),
+    ("aprile", 4),
+    ("kwietnia", 4),
+    ("апреля", 4),
+    ("mai", 5),
+    ("mayo", 5),
+    ("maggio", 5),
+    ("maio", 5),
+    ("mei", 5),
+    ("maja", 5),
+    ("мая", 5),
+    ("juni", 6),
+    ("juin", 6),
+    ("junio", 6),
+    ("giugno", 6),
+    ("junho", 6),
+    ("czerwca", 6),
+    ("июня", 6),
+    ("juli", 7),
+    ("juillet", 7),
+    ("julio", 7),
+    ("luglio", 7),
+    ("julho", 7),
+    ("lipca", 7),
+    ("июля", 7),
+    ("août", 8),
+    ("agosto", 8),
+    ("augustus", 8),
+    ("sierpnia", 8),
+    ("августа", 8),
+    ("septembre", 9),
+    ("septiembre", 9),
+    ("setiembre", 9),
+    ("settembre", 9),
+    ("setembro", 9),
+    ("września", 9),
+    ("сентября", 9),
+    ("oktober", 10),
+    ("octobre", 10),
+    ("octubre", 10),
+    ("ottobre", 10),
+    ("outubro", 10),
+    ("października", 10),
+    ("октября", 10),
+    ("dezember", 12),
+    ("décembre", 12),
+    ("diciembre", 12),
+    ("dicembre", 12),
+    ("dezembro", 12),
+    ("grudnia", 12),
+    ("декабря", 12),
+    ("novembre", 11),
+    ("noviembre", 11),
+    ("novembro", 11),
+    ("listopada", 11),
+    ("ноября", 11),
+];
+
+/// `3. März 2024`, `3 mars 2024`, `3 de marzo de 2024`, `3 марта 2024 г`:
+/// a day, a month named in one of [`MONTH_NAMES`]' languages and a
+/// four-digit year, in that order (the English names are `chrono`'s).
+fn named_month_day(value: &str) -> Option<NaiveDate> {
+    let mut words = value
+        .split([' ', '\u{a0}', ','])
+        .filter(|w| !w.is_empty() && *w != "de" && *w != "del");
+    let day: u32 = words.next()?.trim_end_matches('.').parse().ok()?;
+    let name = words.next()?.trim_end_matches('.').to_lowercase();
+    let year: i32 = words.next()?.parse().ok()?;
+    if words.next().is_some() {
+        return None;
+    }
+    let month = MONTH_NAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, m)| m)
+        .or_else(|| month_number(&name))?;
+    NaiveDate::from_ymd_opt(year, month, day)
 }
 
 /// `value` with the ordinal suffix of a day dropped (`1st` → `1`).
@@ -231,7 +365,8 @@ fn numeric_day(value: &str) -> Option<NaiveDate> {
     NaiveDate::from_ymd_opt(year, month, day)
 }
 
-/// The day a URL's path states: `/2025/12/18/` or a segment that starts
+/// The day a URL's path states: `/2025/12/18/`, `/2023/october/03/` or a
+/// segment that starts
 /// with `2025-12-17` (`/blog/2025-12-17-title`). Only a full day with a
 /// four-digit year; the query and fragment are not read.
 pub fn from_url(url: &str) -> Option<String> {
@@ -242,8 +377,13 @@ pub fn from_url(url: &str) -> Option<String> {
         .windows(3)
         .find_map(|w| {
             let numeric = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
-            (numeric(w[0], 4) && numeric(w[1], 2) && numeric(w[2], 2))
-                .then(|| NaiveDate::parse_from_str(&w.join("-"), "%Y-%m-%d").ok())
+            let month = if numeric(w[1], 2) {
+                w[1].parse().ok()
+            } else {
+                month_number(w[1])
+            };
+            (numeric(w[0], 4) && numeric(w[2], 2))
+                .then(|| NaiveDate::from_ymd_opt(w[0].parse().ok()?, month?, w[2].parse().ok()?))
                 .flatten()
         })
         .or_else(|| {
@@ -256,6 +396,29 @@ pub fn from_url(url: &str) -> Option<String> {
             })
         })?;
     plausible(day).then(|| day.format("%Y-%m-%d").to_string())
+}
+
+/// The number of an English month's name or its three-letter
+/// abbreviation (`october`, `Oct`), case ignored.
+fn month_number(name: &str) -> Option<u32> {
+    const MONTHS: [&str; 12] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let i = MONTHS.iter().position(|m| {
+        m.eq_ignore_ascii_case(name) || name.len() == 3 && m[..3].eq_ignore_ascii_case(name)
+    })?;
+    u32::try_from(i + 1).ok()
 }
 
 /// Whether `day` (`2025-12-18`) is another calendar day than the one of
@@ -282,6 +445,31 @@ pub fn one_day_apart(a: &str, b: &str) -> bool {
     matches!((day(a), day(b)), (Some(a), Some(b)) if (a - b).num_days().abs() == 1)
 }
 
+/// Whether the day `day` (`2025-12-18`) a page shows may be the date
+/// `stated` (as [`parse`] writes it) seen in another time zone, so that
+/// the two are one date, not two: a day, or a time without an offset,
+/// states no instant, so a day next to it may be the same date elsewhere;
+/// a time with an offset is an instant, which has `day` in some time zone
+/// only when `day` is at most 12 hours before it or 14 hours after
+/// (`2025-12-18` is no shift of `2025-12-19T22:02:58+00:00`).
+pub fn time_zone_shift(stated: &str, day: &str) -> bool {
+    let Ok(day) = NaiveDate::parse_from_str(day, "%Y-%m-%d") else {
+        return false;
+    };
+    match DateTime::parse_from_rfc3339(stated) {
+        Ok(time) => {
+            let utc = time.naive_utc();
+            let earliest = (utc - chrono::Duration::hours(12)).date();
+            let latest = (utc + chrono::Duration::hours(14)).date();
+            day != time.date_naive() && (earliest..=latest).contains(&day)
+        }
+        Err(_) => stated
+            .get(..10)
+            .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
+            .is_some_and(|d| (d - day).num_days().abs() == 1),
+    }
+}
+
 /// `20250904`: eight digits, read as a day only when they make one.
 fn compact_day(value: &str) -> Option<NaiveDate> {
     (value.len() == 8 && value.bytes().all(|b| b.is_ascii_digit()))
@@ -299,7 +487,7 @@ fn offset_iso(time: DateTime<FixedOffset>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{from_url, parse, parse_shown};
+    use super::{from_url, parse, parse_shown, time_zone_shift};
 
     #[test]
     fn iso_forms_keep_their_precision_and_offset() {
@@ -391,6 +579,45 @@ mod tests {
     }
 
     #[test]
+    fn shown_dates_in_other_languages() {
+        for (shown, day) in [
+            // daniel_dev: argumenti.ru, ifeng.com, we-dwoje.pl.
+            ("26\u{a0}ноября\u{a0}2011, 15:30", "2011-11-26"),
+            ("2011年12月15日 23:25", "2011-12-15"),
+            ("27 listopada 2011", "2011-11-27"),
+            ("2024년 3월 3일", "2024-03-03"),
+            ("3. März 2024", "2024-03-03"),
+            ("3 de marzo de 2024", "2024-03-03"),
+            ("12 août 2023 à 10h", "2023-08-12"),
+            ("3. August 2024", "2024-08-03"),
+        ] {
+            assert_eq!(parse_shown(shown).as_deref(), Some(day), "{shown}");
+        }
+        for shown in [
+            "2011年13月15日",
+            "11年12月15日",
+            "3 brumaire 2024",
+            "31 février 2024",
+            "März 2024",
+        ] {
+            assert_eq!(parse_shown(shown), None, "{shown}");
+        }
+    }
+
+    #[test]
+    fn time_zone_shifts() {
+        // A day, or a local time without offset: a day next to it.
+        assert!(time_zone_shift("2025-12-18", "2025-12-19"));
+        assert!(time_zone_shift("2025-12-18T23:00:00", "2025-12-17"));
+        assert!(!time_zone_shift("2025-12-18", "2025-12-20"));
+        // An instant: the days it has from 12 hours before to 14 after.
+        assert!(time_zone_shift("2023-09-28T00:49:54+00:00", "2023-09-27"));
+        assert!(time_zone_shift("2025-07-04T20:04:00-04:00", "2025-07-05"));
+        assert!(!time_zone_shift("2025-12-19T22:02:58+00:00", "2025-12-18"));
+        assert!(!time_zone_shift("2025-12-19T22:02:58+00:00", "2025-12-19"));
+    }
+
+    #[test]
     fn days_in_url_paths() {
         for (url, day) in [
             ("https://a.example/2025/12/18/a-title/", Some("2025-12-18")),
@@ -402,6 +629,12 @@ mod tests {
                 "https://a.example/articles/2025-12-15+Rust",
                 Some("2025-12-15"),
             ),
+            (
+                "https://www.wsetglobal.com/knowledge-centre/blog/2023/october/03/how-many-wine-types/",
+                Some("2023-10-03"),
+            ),
+            ("https://a.example/2023/Oct/03/x", Some("2023-10-03")),
+            ("https://a.example/2023/octobre/03/x", None),
             ("https://a.example/2025/12/a-title", None),
             ("https://a.example/story/25/12/19/236259/x", None),
             ("https://a.example/p?d=2025/12/18/x", None),

@@ -41,6 +41,7 @@ const META: &[(&str, Field, u8)] = &[
     ("dc.date.issued", Field::DatePublished, 16),
     ("dcterms.issued", Field::DatePublished, 16),
     ("dc.date", Field::DatePublished, 17),
+    ("ms.date", Field::DatePublished, 17),
     ("dcterms.date", Field::DatePublished, 17),
     ("dc.date.created", Field::DatePublished, 17),
     ("dcterms.created", Field::DatePublished, 17),

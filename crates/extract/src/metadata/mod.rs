@@ -215,19 +215,24 @@ fn decode_into(raw: &str, out: &mut String, entities: &mut String) {
 /// [`byline::around_title`]: the date and whether its label says it is an
 /// update) and the day its URL's path states.
 ///
-/// - A UTC timestamp does not state the page's local day: when the URL
-///   states a day next to it that the instant has in some time zone, that
-///   day is the date (`/2025/12/18/` for `2025-12-19T02:41:41+00:00`).
+/// - The day the URL states was set when the page was published: it wins
+///   over a publish date of another day, unless that is a local date a
+///   time-zone shift away from it ([`dates::time_zone_shift`]). A UTC
+///   timestamp does not state the page's local day: when the URL states a
+///   day next to it that the instant has in some time zone, that day is
+///   the date (`/2025/12/18/` for `2025-12-19T02:41:41+00:00`).
 /// - A dateline not labelled as an update is the publish date the page
-///   shows: it wins over the head's and JSON-LD's unless it is their
-///   modification day, a day next to theirs (a time-zone shift), or
+///   shows: it wins over the head's and JSON-LD's unless it is a day next
+///   to theirs (a time-zone shift), their modification date (also seen in
+///   another time zone: `2023-09-27` for `2023-09-28T00:49:54+00:00`), or
 ///   another day than the URL's.
 /// - Without any other publish date, the dateline is the page's date even
 ///   when it is an update (a page that shows only `Updated: …` gives that
 ///   as its date; it is the modification date too), else the URL's day.
 fn settle_dates(out: &mut Metadata, shown: Option<(String, bool)>, url_day: Option<String>) {
     if let (Some(published), Some(local)) = (out.date_published.as_deref(), url_day.as_deref()) {
-        if dates::local_day_of_utc(published, local) {
+        let other_day = &published[..10] != local && !dates::time_zone_shift(published, local);
+        if dates::local_day_of_utc(published, local) || other_day {
             out.date_published = Some(local.to_owned());
         }
     }
@@ -237,7 +242,10 @@ fn settle_dates(out: &mut Metadata, shown: Option<(String, bool)>, url_day: Opti
             out.date_modified = Some(date.clone());
         }
         let overrides = !updated
-            && out.date_modified.as_deref().map(|m| &m[..10]) != Some(day)
+            && out
+                .date_modified
+                .as_deref()
+                .is_none_or(|m| &m[..10] != day && !dates::time_zone_shift(m, day))
             && url_day.as_deref().is_none_or(|u| u == day)
             && out
                 .date_published

@@ -271,6 +271,128 @@ fn a_shown_date_with_its_label() {
     assert_eq!(m.date_modified.as_deref(), Some("2025-12-12"));
 }
 
+fn read_at(html: &str, url: &str) -> Metadata {
+    let mut out = Metadata::default();
+    MetadataReader::new(MetadataSettings::default()).read(html, Some(url), &mut out);
+    out
+}
+
+#[test]
+fn a_time_element_by_the_title_states_its_date() {
+    let page = |meta: &str| {
+        read(&format!(
+            r#"<head>{meta}</head><body><h1>Title</h1><ul><li><span>Start date</span>
+            <time class="u-dt" datetime="2025-12-19T04:25:38+0500">Yesterday at 4:25 AM</time></li></ul>
+            <p>Text.</p></body>"#
+        ))
+    };
+    // A relative date shown (never read), its `datetime` stated.
+    assert_eq!(
+        page("").date_published.as_deref(),
+        Some("2025-12-19T04:25:38+05:00")
+    );
+    // It wins over the head's date as a dateline does.
+    let m = page(r#"<meta property="article:published_time" content="2025-01-31T12:00:00Z">"#);
+    assert_eq!(
+        m.date_published.as_deref(),
+        Some("2025-12-19T04:25:38+05:00")
+    );
+    // wcxb_dev: `<time datetime="2017-03-01T12:00:00Z">03/01/2017</time>`
+    // (the text's order of day and month is not stated; the attribute's
+    // is); Stack Overflow's `Asked <time datetime="2018-06-08 09:28:03Z">7
+    // years, 9 months ago</time>`.
+    assert_eq!(
+        wcxb("dev-0370").date_published.as_deref(),
+        Some("2017-03-01T12:00:00+00:00")
+    );
+    assert_eq!(
+        wcxb("dev-4310").date_published.as_deref().map(|d| &d[..10]),
+        Some("2018-06-08")
+    );
+}
+
+#[test]
+fn a_time_element_labelled_inside_or_showing_its_local_day() {
+    let page = |time: &str| {
+        read(&format!(
+            r#"<head><meta property="article:published_time" content="2025-12-01"></head>
+            <body><h1>Title</h1><p>{time}</p><p>Text.</p></body>"#
+        ))
+    };
+    // `Last Updated:` inside the element: an update, the head's date stays.
+    let m = page(
+        r#"<time datetime="2025-12-17" class="byline__pubdate">Last Updated: Dec 17, 2025</time>"#,
+    );
+    assert_eq!(m.date_published.as_deref(), Some("2025-12-01"));
+    assert_eq!(m.date_modified.as_deref(), Some("2025-12-17"));
+    // The text shows the instant's day in the page's time zone (Yahoo,
+    // readability_tests): that day is the dateline.
+    let m = read(
+        r#"<head><meta name="date" content="2016-11-20"></head><body><h1>Title</h1>
+        <time class="date" datetime="2016-12-01T23:29:49.000Z">December 2, 2016</time></body>"#,
+    );
+    assert_eq!(m.date_published.as_deref(), Some("2016-12-02"));
+}
+
+#[test]
+fn a_members_join_date_is_not_the_pages() {
+    let m = read(
+        r#"<body><h1>Thread</h1><div class="message-user"><dl><dt>Joined</dt><dd>Nov 4, 2011</dd></dl>
+        <p>Joined: Sun Dec 17, 2023</p><p>Member since 12 March 2019</p></div><p>Text.</p></body>"#,
+    );
+    assert_eq!(m.date_published, None);
+}
+
+#[test]
+fn a_spaced_hyphen_parts_a_dateline_not_prose() {
+    // hamy.xyz (wcxb_dev): `<span>Essay - Published: 2025.12.17 | </span>`.
+    assert_eq!(
+        wcxb("dev-0488").date_published.as_deref(),
+        Some("2025-12-17")
+    );
+    // A range in prose is no dateline (iatronet.gr, daniel_dev).
+    let m = read(
+        "<body><h1>Title</h1><ul><li>Υποβολή και έγκριση των Εκθέσεων του Διοικητικού          Συμβουλίου, που αφορούν την εταιρική χρήση 01/01/2010 - 31/12/2010.</li></ul></body>",
+    );
+    assert_eq!(m.date_published, None);
+}
+
+#[test]
+fn the_modification_date_seen_in_another_time_zone_is_no_dateline() {
+    // primermagazine.com (wcxb_dev): `September 27, 2023` shown, the head's
+    // modification `2023-09-28T00:49:54+00:00` (the same instant in the
+    // Americas); the head's publish date stays.
+    assert_eq!(
+        wcxb("dev-4692").date_published.as_deref(),
+        Some("2022-02-16T07:53:25+00:00")
+    );
+}
+
+#[test]
+fn the_urls_day_wins_over_another_day() {
+    let html = r#"<head><meta name="date" content="2026-02-16"></head><body><p>Text.</p></body>"#;
+    let m = read_at(html, "https://a.example/blog/2023/october/03/a-title/");
+    assert_eq!(m.date_published.as_deref(), Some("2023-10-03"));
+    // A day next to a day stated without a time: a time-zone shift, the
+    // head's stays.
+    let m = read_at(html, "https://a.example/2026/02/15/a-title/");
+    assert_eq!(m.date_published.as_deref(), Some("2026-02-16"));
+    assert_eq!(
+        wcxb("dev-4690").date_published.as_deref(),
+        Some("2023-10-03")
+    );
+}
+
+#[test]
+fn microsoft_learns_date() {
+    // learn.microsoft.com: `<meta name="ms.date"
+    // content="2025-02-23T00:00:00Z">` is the date its pages show.
+    assert_eq!(
+        wcxb("dev-4411").date_published.as_deref().map(|d| &d[..10]),
+        Some("2025-02-23")
+    );
+}
+
 #[test]
 fn nothing_stated_is_all_none() {
     assert_eq!(
