@@ -67,7 +67,9 @@
 //!   ([`Params::landing_regions`]);
 //! - **a comment thread under the story, named for its layout only**: an
 //!   article reading's span ends before the thread's jump target (`<a
-//!   name="comments">`) when a paragraph is above it ([`threads`]);
+//!   name="comments">`) or the form of its reply box (the first visible
+//!   `<textarea>`, in a form of a few fields) when a paragraph is above
+//!   it ([`threads`]);
 //! - **product pages and threads give blocks twice** (once per screen size,
 //!   a post quoted whole in a reply): after the choice of lines, a run of
 //!   paragraphs that repeats one given earlier, apart from it, is left out
@@ -108,7 +110,7 @@
 //!   reading;
 //! - [`products`]: other products' tiles cut off below a product;
 //! - [`threads`]: the article's span ended at its comment thread's jump
-//!   target;
+//!   target or reply form;
 //! - [`headline`], [`panels`], [`copies`]: the headline, collapsed panels
 //!   and repeated copies of the chosen lines.
 
@@ -148,7 +150,7 @@ use pictures::{joins_past_pictures, picture};
 use products::{other_products, Product};
 use readings::{best_chain, few_paragraphs, has_paragraph, Chain, Costs, Reading, Trust};
 use std::ops::Range;
-use threads::before_thread;
+use threads::{before_reply_form, before_thread};
 
 #[cfg(doc)]
 use params::Params;
@@ -491,10 +493,11 @@ pub(super) fn extract(
         None if few => other_products(html.as_bytes(), lines, opens, (block, last), product),
         None => (block, last),
     };
-    // An article's comment thread, found by its jump target (see
-    // [`threads`]).
+    // An article's comment thread, found by its jump target or its reply
+    // form (see [`threads`]).
     let last = if kind == 0 {
-        before_thread(html.as_bytes(), lines, (block, last))
+        let last = before_thread(html.as_bytes(), lines, (block, last));
+        before_reply_form(html.as_bytes(), lines, (block, last))
     } else {
         last
     };

@@ -80,6 +80,8 @@ pub(crate) struct Params {
     pub(crate) edge_value: f64,
     /// How many lines above the chosen block a headline is looked for.
     pub(crate) headline_reach: usize,
+    /// Most fields (inputs but hidden ones and buttons, selects) of a reply form the span ends at.
+    pub(crate) reply_form_fields: usize,
 
     // Grids of cards (`grids`, `cards`).
     /// Least average line length of an all-linked card, or of a grid whose links are content.
@@ -180,6 +182,7 @@ pub(crate) const PARAMS: Params = Params {
     edge_reach_below: 30,
     edge_value: 150.0,
     headline_reach: 10,
+    reply_form_fields: 10,
 
     grid_linked_line: 40,
     grid_min_cards: 4,
