@@ -35,6 +35,10 @@
 //!   block is kept with it, unless it repeats the page title, which is
 //!   given apart (Readability's rule; most gold standards leave such
 //!   headlines out);
+//! - **a short story loses to a longer block elsewhere** (a legal footer,
+//!   a poll, the comment thread): the chain under the `<h1>` that repeats
+//!   the page's title is read instead when the best chain lies apart from
+//!   it and it is worth a share of that chain ([`Params::story_share`]);
 //! - **on listings the links are the content** (search results, category
 //!   pages, tables of contents): the page is read twice, as an article (full
 //!   link cost) and as a listing (a tenth of it); when the article reading
@@ -111,8 +115,8 @@
 //! - [`products`]: other products' tiles cut off below a product;
 //! - [`threads`]: the article's span ended at its comment thread's jump
 //!   target or reply form;
-//! - [`headline`], [`panels`], [`copies`]: the headline, collapsed panels
-//!   and repeated copies of the chosen lines.
+//! - [`headline`], [`panels`], [`copies`]: the headline (and the story
+//!   under it), collapsed panels and repeated copies of the chosen lines.
 
 mod cards;
 mod copies;
@@ -141,7 +145,7 @@ use copies::{drop_repeated_copies, Copies};
 use edges::edges;
 use furniture::Nested;
 use grids::Opens;
-use headline::past_repeated_title;
+use headline::{past_repeated_title, under_headline};
 use listing::{adds_prose, furniture_read, short_lines};
 use panels::collapsed_panels;
 use params::{PARAMS, RULES};
@@ -296,6 +300,15 @@ pub(super) fn extract(
         few = best
             .as_ref()
             .is_some_and(|b| few_paragraphs(lines, parts, b));
+    }
+    // A short story beaten by a longer block elsewhere: the reading under
+    // the page's headline (see [`under_headline`]).
+    if let Some(story) = best
+        .as_ref()
+        .and_then(|b| under_headline(html, title, lines, parts, regions, costs, b, sink))
+    {
+        few = few_paragraphs(lines, parts, &story);
+        best = Some(story);
     }
     let article_text = best
         .as_ref()
