@@ -35,6 +35,10 @@
 //!   block is kept with it, unless it repeats the page title, which is
 //!   given apart (Readability's rule; most gold standards leave such
 //!   headlines out);
+//! - **a short story loses to a longer block elsewhere** (a legal footer,
+//!   a poll, the comment thread): the chain under the `<h1>` that repeats
+//!   the page's title is read instead when the best chain lies apart from
+//!   it and it is worth a share of that chain ([`Params::story_share`]);
 //! - **on listings the links are the content** (search results, category
 //!   pages, tables of contents): the page is read twice, as an article (full
 //!   link cost) and as a listing (a tenth of it); when the article reading
@@ -67,7 +71,9 @@
 //!   ([`Params::landing_regions`]);
 //! - **a comment thread under the story, named for its layout only**: an
 //!   article reading's span ends before the thread's jump target (`<a
-//!   name="comments">`) when a paragraph is above it ([`threads`]);
+//!   name="comments">`) or the form of its reply box (the first visible
+//!   `<textarea>`, in a form of a few fields) when a paragraph is above
+//!   it ([`threads`]);
 //! - **product pages and threads give blocks twice** (once per screen size,
 //!   a post quoted whole in a reply): after the choice of lines, a run of
 //!   paragraphs that repeats one given earlier, apart from it, is left out
@@ -108,9 +114,9 @@
 //!   reading;
 //! - [`products`]: other products' tiles cut off below a product;
 //! - [`threads`]: the article's span ended at its comment thread's jump
-//!   target;
-//! - [`headline`], [`panels`], [`copies`]: the headline, collapsed panels
-//!   and repeated copies of the chosen lines.
+//!   target or reply form;
+//! - [`headline`], [`panels`], [`copies`]: the headline (and the story
+//!   under it), collapsed panels and repeated copies of the chosen lines.
 
 mod cards;
 mod copies;
@@ -139,7 +145,7 @@ use copies::{drop_repeated_copies, Copies};
 use edges::edges;
 use furniture::Nested;
 use grids::Opens;
-use headline::past_repeated_title;
+use headline::{past_repeated_title, under_headline};
 use listing::{adds_prose, furniture_read, short_lines};
 use panels::collapsed_panels;
 use params::{PARAMS, RULES};
@@ -148,7 +154,7 @@ use pictures::{joins_past_pictures, picture};
 use products::{other_products, Product};
 use readings::{best_chain, few_paragraphs, has_paragraph, Chain, Costs, Reading, Trust};
 use std::ops::Range;
-use threads::before_thread;
+use threads::{before_reply_form, before_thread};
 
 #[cfg(doc)]
 use params::Params;
@@ -294,6 +300,15 @@ pub(super) fn extract(
         few = best
             .as_ref()
             .is_some_and(|b| few_paragraphs(lines, parts, b));
+    }
+    // A short story beaten by a longer block elsewhere: the reading under
+    // the page's headline (see [`under_headline`]).
+    if let Some(story) = best
+        .as_ref()
+        .and_then(|b| under_headline(html, title, lines, parts, regions, costs, b, sink))
+    {
+        few = few_paragraphs(lines, parts, &story);
+        best = Some(story);
     }
     let article_text = best
         .as_ref()
@@ -491,10 +506,11 @@ pub(super) fn extract(
         None if few => other_products(html.as_bytes(), lines, opens, (block, last), product),
         None => (block, last),
     };
-    // An article's comment thread, found by its jump target (see
-    // [`threads`]).
+    // An article's comment thread, found by its jump target or its reply
+    // form (see [`threads`]).
     let last = if kind == 0 {
-        before_thread(html.as_bytes(), lines, (block, last))
+        let last = before_thread(html.as_bytes(), lines, (block, last));
+        before_reply_form(html.as_bytes(), lines, (block, last))
     } else {
         last
     };

@@ -80,6 +80,16 @@ pub(crate) struct Params {
     pub(crate) edge_value: f64,
     /// How many lines above the chosen block a headline is looked for.
     pub(crate) headline_reach: usize,
+    /// Most fields (inputs but hidden ones and buttons, selects) of a reply form the span ends at.
+    pub(crate) reply_form_fields: usize,
+    /// How many of the page's `<h1>` lines are compared with the title for its headline.
+    pub(crate) story_headlines: usize,
+    /// Least text characters of the headline a story is read under.
+    pub(crate) story_headline_chars: u32,
+    /// Most lines between that headline and the first region of its story.
+    pub(crate) story_reach: usize,
+    /// The story under its headline wins when worth this share of the best chain.
+    pub(crate) story_share: f64,
 
     // Grids of cards (`grids`, `cards`).
     /// Least average line length of an all-linked card, or of a grid whose links are content.
@@ -180,6 +190,11 @@ pub(crate) const PARAMS: Params = Params {
     edge_reach_below: 30,
     edge_value: 150.0,
     headline_reach: 10,
+    reply_form_fields: 10,
+    story_headlines: 4,
+    story_headline_chars: 15,
+    story_reach: 30,
+    story_share: 0.3,
 
     grid_linked_line: 40,
     grid_min_cards: 4,

@@ -1,4 +1,5 @@
-//! The comment thread under an article, found by its jump target.
+//! The comment thread under an article, found by its jump target or its
+//! reply form.
 //!
 //! A news page links "12 comments" to the thread under its story, and the
 //! link's target is an anchor set where the thread starts: `<a
@@ -10,19 +11,37 @@
 //! it; the golds stop at the story.
 //!
 //! When the article reading's chosen span holds such an anchor below a
-//! paragraph ([`is_paragraph`]), the span ends before it. The anchor is
-//! a target, not a link (no `href`); its `name` or `id`, split at `-`,
-//! `_` and `.`, has the part `comment` or `comments` and no digit (a
-//! forum's posts each have a target `comment-4711`: there the posts are
-//! the content). The anchor's line is kept when it has text before the
-//! anchor (the story's last paragraph ends with it).
+//! paragraph ([`is_paragraph`]), the span ends before it
+//! ([`before_thread`]). The anchor is a target, not a link (no `href`);
+//! its `name` or `id`, split at `-`, `_` and `.`, has the part `comment` or
+//! `comments` and no digit (a forum's posts each have a target
+//! `comment-4711`: there the posts are the content). The anchor's line is
+//! kept when it has text before the anchor (the story's last paragraph
+//! ends with it).
 //!
-//! Two byte searches over the chosen span (`<a`, `<A`), each to its first
-//! target, and a tag read for each `<a` before it: linear in the span.
+//! A thread without a target still has its reply form: a `<textarea>`
+//! for the reader's words (a comment, an opinion, a question to the
+//! author: a contact form under a service's description is the same
+//! shape). The span also ends before the `<form>` of the first visible
+//! `<textarea>` below the first paragraph ([`before_reply_form`]): not
+//! hidden by its own tag, the tag opening its line or a hidden container
+//! (a spam trap's box is hidden), and in a form of at most
+//! [`Params::reply_form_fields`] fields (name, e-mail, phone, subject, a
+//! consent box: a form of many fields, a questionnaire or an order, is the
+//! page's own content).
+//!
+//! Byte searches over the chosen span (`<a`, `<textarea`, `<form`,
+//! `</form`, `<input`, `<select`, each in lower and upper case), each
+//! reading a tag where it stops: linear in the span.
 
+use super::params::PARAMS;
 use super::parts::is_paragraph;
+use crate::density::cleaning::Cue;
 use crate::density::tags::attributes;
 use crate::density::Line;
+
+#[cfg(doc)]
+use super::params::Params;
 
 /// The chosen span `(first, last)` of an article reading, its `last` line
 /// moved up to just before the first comment thread's jump target below a
@@ -63,6 +82,152 @@ pub(super) fn before_thread(html: &[u8], lines: &[Line], (first, last): (usize, 
         .and_then(|l| html.get(l.start as usize..offset))
         .is_some_and(has_text);
     first + if text_before { line } else { line - 1 }
+}
+
+/// The chosen span `(first, last)` of an article reading, its `last` line
+/// moved up to just before the reply form under the story (see the
+/// module's doc); unchanged when there is none.
+pub(super) fn before_reply_form(
+    html: &[u8],
+    lines: &[Line],
+    (first, last): (usize, usize),
+) -> usize {
+    let (Some(bottom), Some(span_lines)) = (lines.get(last), lines.get(first..=last)) else {
+        return last;
+    };
+    let Some(paragraph) = span_lines.iter().position(is_paragraph) else {
+        return last;
+    };
+    // Below the story's first paragraph.
+    let Some(from) = span_lines.get(paragraph).map(|l| l.end as usize) else {
+        return last;
+    };
+    let Some(bytes) = html.get(from..bottom.end as usize) else {
+        return last;
+    };
+    // The line holding the byte `at` of `bytes`.
+    let line_of = |at: usize| {
+        span_lines
+            .partition_point(|l| l.start as usize <= from + at)
+            .saturating_sub(1)
+    };
+    let visible = |at: &usize| {
+        let tag = bytes.get(*at..).unwrap_or_default();
+        let line = span_lines.get(line_of(*at));
+        let line_tag = line
+            .and_then(|l| html.get(l.start as usize..))
+            .filter(|t| t.first() == Some(&b'<'))
+            .unwrap_or_default();
+        is_element(tag, TEXTAREA.len())
+            && !hides(tag)
+            && !hides(line_tag)
+            && line.is_none_or(|l| l.furniture != Some(Cue::Hidden))
+    };
+    // The first visible text box, of each case.
+    let lower = memchr::memmem::find_iter(bytes, TEXTAREA).find(visible);
+    let upper = memchr::memmem::find_iter(bytes, b"<TEXTAREA").find(visible);
+    let Some(area) = lower.into_iter().chain(upper).min() else {
+        return last;
+    };
+    // Its form: the last one opened above it, below the paragraph.
+    let above = bytes.get(..area).unwrap_or_default();
+    let Some(form) = [
+        memchr::memmem::rfind(above, b"<form"),
+        memchr::memmem::rfind(above, b"<FORM"),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|&at| is_element(bytes.get(at..).unwrap_or_default(), 5))
+    .max() else {
+        return last;
+    };
+    // A form of many fields (a questionnaire, an order) is the page's own.
+    let rest = bytes.get(area..).unwrap_or_default();
+    let end = [
+        memchr::memmem::find(rest, b"</form"),
+        memchr::memmem::find(rest, b"</FORM"),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .map_or(bytes.len(), |end| area + end);
+    if fields(bytes.get(form..end).unwrap_or_default()) > PARAMS.reply_form_fields {
+        return last;
+    }
+    let line = line_of(form);
+    // The form's line is kept when the story's text ends on it.
+    let text_before = span_lines
+        .get(line)
+        .and_then(|l| html.get(l.start as usize..from + form))
+        .is_some_and(has_text);
+    first + if text_before { line } else { line - 1 }
+}
+
+/// `<textarea`.
+const TEXTAREA: &[u8] = b"<textarea";
+
+/// Whether `tag`, from its `<`, opens the element whose name is its next
+/// `name_len - 1` bytes (not a longer name: `<format>`).
+fn is_element(tag: &[u8], name_len: usize) -> bool {
+    tag.get(name_len)
+        .is_some_and(|b| b.is_ascii_whitespace() || matches!(b, b'>' | b'/'))
+}
+
+/// The fields a user fills in a form's markup `form`: its `<select>`s
+/// and its `<input>`s but the hidden ones and buttons.
+fn fields(form: &[u8]) -> usize {
+    let tags = |name: &'static [u8]| memchr::memmem::find_iter(form, name);
+    let inputs = tags(b"<input")
+        .chain(tags(b"<INPUT"))
+        .filter(|&at| {
+            let tag = form.get(at..).unwrap_or_default();
+            let tag = tag.get(..MAX_TAG).unwrap_or(tag);
+            let end = memchr::memchr(b'>', tag).unwrap_or(tag.len());
+            let inside = tag.get(6..end).unwrap_or_default();
+            !attributes(inside).any(|(name, value)| {
+                name.eq_ignore_ascii_case(b"type")
+                    && [&b"hidden"[..], b"submit", b"button", b"image", b"reset"]
+                        .iter()
+                        .any(|t| value.eq_ignore_ascii_case(t))
+            })
+        })
+        .count();
+    inputs + tags(b"<select").count() + tags(b"<SELECT").count()
+}
+
+/// Whether the start tag at the start of `tag` hides its element: a
+/// `hidden` attribute, or a `style` with `display: none` or `visibility:
+/// hidden` (`!important` or not).
+fn hides(tag: &[u8]) -> bool {
+    let tag = tag.get(..MAX_TAG).unwrap_or(tag);
+    let end = memchr::memchr(b'>', tag).unwrap_or(tag.len());
+    let Some(inside) = tag.get(1..end) else {
+        return false;
+    };
+    let name = inside
+        .iter()
+        .position(|b| b.is_ascii_whitespace() || *b == b'/')
+        .unwrap_or(inside.len());
+    attributes(inside.get(name..).unwrap_or_default()).any(|(name, value)| {
+        name.eq_ignore_ascii_case(b"hidden")
+            || (name.eq_ignore_ascii_case(b"style") && hiding_style(value))
+    })
+}
+
+/// Whether a `style` attribute's value hides its element: a declaration
+/// `display: none` or `visibility: hidden`, `!important` or not.
+fn hiding_style(style: &[u8]) -> bool {
+    style.split(|&b| b == b';').any(|declaration| {
+        let squeezed = || {
+            declaration
+                .iter()
+                .filter(|b| !b.is_ascii_whitespace())
+                .map(u8::to_ascii_lowercase)
+        };
+        [&b"display:none"[..], b"visibility:hidden"]
+            .iter()
+            .any(|hiding| squeezed().take(hiding.len()).eq(hiding.iter().copied()))
+    })
 }
 
 /// The longest start tag read: an anchor's attributes are a few dozen
@@ -134,6 +299,32 @@ mod tests {
         assert!(!is_thread_target(br#"<a id="aMostCommented">"#));
         assert!(!is_thread_target(br#"<a name="commentary">"#));
         assert!(!is_thread_target(br#"<abbr id="comments">"#));
+    }
+
+    #[test]
+    fn hidden_text_boxes() {
+        assert!(hides(br#"<textarea hidden name="a">"#));
+        assert!(hides(
+            br#"<p style="display: none !important;" class="akismet-fields">"#
+        ));
+        assert!(hides(br#"<div style='color:red; Visibility : Hidden'>"#));
+        assert!(!hides(br#"<textarea name="comment" rows="10">"#));
+        assert!(!hides(br#"<p style="display: block">"#));
+    }
+
+    #[test]
+    fn form_fields() {
+        let reply = br#"<form><input type="text" name="author"><input name="email">
+            <input type="hidden" name="id"><textarea name="comment"></textarea>
+            <INPUT TYPE=SUBMIT value="Send"></form>"#;
+        assert_eq!(fields(reply), 2);
+        assert_eq!(
+            fields(br#"<form><select name="a"></select><input type="checkbox">"#),
+            2
+        );
+        assert!(is_element(b"<form action=x>", 5));
+        assert!(!is_element(b"<format>", 5));
+        assert!(is_element(b"<textarea>", TEXTAREA.len()));
     }
 
     #[test]
