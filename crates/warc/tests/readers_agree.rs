@@ -583,3 +583,58 @@ fn a_record_under_the_cap_judged_before_damage_past_its_block() {
         );
     }
 }
+
+/// A zstd frame of a record of 600 KiB (handed out over several fills)
+/// whose checksum fails at its end, between good frames: its output is
+/// withdrawn as a failed gzip member's is, and the file, a stream and the
+/// split reader agree; the damage is one `corrupt_frame` at its offset.
+#[test]
+fn a_large_frame_failing_at_its_end_is_withdrawn_alike() {
+    let record = |body: &[u8]| {
+        let mut r = format!(
+            "WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        r.extend_from_slice(body);
+        r.extend_from_slice(b"\r\n\r\n");
+        r
+    };
+    let body: Vec<u8> = (0..600u32 << 10)
+        .map(|i| {
+            b"abcdefghijklmnopqrstuvwxyz .,\n"[(i.wrapping_mul(2_654_435_761) >> 27) as usize % 30]
+        })
+        .collect();
+    let mut compressor = zstd::bulk::Compressor::new(1).unwrap_or_else(|e| panic!("{e}"));
+    compressor
+        .include_checksum(true)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut frame = |data: &[u8]| compressor.compress(data).unwrap_or_else(|e| panic!("{e}"));
+    let mut data = frame(&record(b"first"));
+    let damaged_at = data.len() as u64;
+    let mut big = frame(&record(&body));
+    let last = big.len() - 2;
+    big[last] ^= 0x55; // the frame's checksum
+    data.extend(big);
+    data.extend(frame(&record(b"last")));
+    for cap in [100, 1 << 20] {
+        readers_agree(&data, cap, true);
+    }
+    let items = drain(WarcReader::open(&write(&data), 1 << 20).unwrap_or_else(|e| panic!("{e}")));
+    let kinds: Vec<String> = items
+        .iter()
+        .map(|i| match i {
+            Item::Problem { kind, offset, .. } => format!("{kind:?}@{offset}"),
+            Item::Record { block, .. } => format!("record of {}", block.len()),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "record of 5".to_string(),
+            format!("CorruptFrame@{damaged_at}"),
+            "record of 4".to_string()
+        ],
+        "{kinds:?}"
+    );
+}
