@@ -25,6 +25,9 @@ use crawlsift::{Algorithm, Extractor};
 use crawlsift_eval::Dataset;
 use std::path::{Path, PathBuf};
 
+#[path = "../tests/support/shared.rs"]
+mod support;
+
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let mode = args.next().unwrap_or_default();
@@ -74,7 +77,7 @@ fn main() -> anyhow::Result<()> {
 
 /// The texts the extractor gives of the shared datasets' pages.
 fn dataset_texts(extractor: &mut Extractor) -> anyhow::Result<Vec<String>> {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets"));
+    let root = support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets");
     let mut texts = Vec::new();
     for dataset in ["scrapinghub", "wcxb_dev", "daniel_dev", "readability_tests"] {
         for page in pages(&root.join(dataset))? {

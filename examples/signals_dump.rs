@@ -11,6 +11,9 @@ use crawlsift::{Algorithm, Extractor};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
+#[path = "../tests/support/shared.rs"]
+mod support;
+
 fn sorted_files(dir: PathBuf) -> anyhow::Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
@@ -23,7 +26,7 @@ fn sorted_files(dir: PathBuf) -> anyhow::Result<Vec<PathBuf>> {
 fn main() -> anyhow::Result<()> {
     let mut dirs: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     if dirs.is_empty() {
-        let shared = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets"));
+        let shared = support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets");
         dirs = sorted_files(shared)?;
     }
     let mut analyser = Analyser::new(Config {

@@ -19,12 +19,15 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;
 
+#[path = "../tests/support/shared.rs"]
+mod support;
+
 const ROUNDS: usize = 3;
 
 fn main() -> anyhow::Result<()> {
     let mut dirs: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     if dirs.is_empty() {
-        let shared = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets"));
+        let shared = support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets");
         for entry in std::fs::read_dir(&shared)? {
             dirs.push(entry?.path());
         }

@@ -12,12 +12,21 @@
 use encoding_rs::Encoding;
 use std::io::Read;
 
-const DANIEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets/daniel_dev");
+#[path = "support/shared.rs"]
+mod support;
+
+/// The shared daniel_dev dataset (TESTING.md); a missing folder fails naming it.
+fn daniel() -> String {
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets/daniel_dev")
+        .display()
+        .to_string()
+}
 
 /// The UTF-8 pages of daniel_dev in `lang`, gunzipped, in id order.
 fn pages(lang: &str) -> Vec<(String, Vec<u8>)> {
-    let profile = std::fs::read_to_string(format!("{DANIEL}/profile.jsonl"))
-        .unwrap_or_else(|e| panic!("{DANIEL}/profile.jsonl: {e}"));
+    let daniel = daniel();
+    let profile = std::fs::read_to_string(format!("{daniel}/profile.jsonl"))
+        .unwrap_or_else(|e| panic!("{daniel}/profile.jsonl: {e}"));
     let mut ids: Vec<String> = profile
         .lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
@@ -27,7 +36,7 @@ fn pages(lang: &str) -> Vec<(String, Vec<u8>)> {
     ids.sort();
     ids.into_iter()
         .map(|id| {
-            let path = format!("{DANIEL}/html/{id}.html.gz");
+            let path = format!("{daniel}/html/{id}.html.gz");
             let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
             let mut raw = Vec::new();
             flate2::read::MultiGzDecoder::new(file)

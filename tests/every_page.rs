@@ -7,13 +7,18 @@
 
 use crawlsift::{Algorithm, Extractor};
 use crawlsift_eval::dataset::{read_text, Dataset};
-use std::path::Path;
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets");
+#[path = "support/shared.rs"]
+mod support;
+
+/// The shared datasets (TESTING.md); a missing folder fails naming it.
+fn datasets() -> std::path::PathBuf {
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets")
+}
 
 /// For each algorithm: pages with non-empty output, pages with non-empty gold.
 fn run(dataset: &str, algorithms: &[Algorithm]) -> Vec<(Algorithm, usize, usize)> {
-    let data = Dataset::open(&Path::new(SHARED).join(dataset)).expect("shared dataset");
+    let data = Dataset::open(&datasets().join(dataset)).expect("shared dataset");
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let chunks: Vec<_> = data
         .pages

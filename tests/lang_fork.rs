@@ -9,7 +9,13 @@ use crawlsift::{Algorithm, Extractor};
 use crawlsift_eval::dataset::Dataset;
 use proptest::prelude::*;
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets");
+#[path = "support/shared.rs"]
+mod support;
+
+/// The shared datasets (TESTING.md); a missing folder fails naming it.
+fn datasets() -> std::path::PathBuf {
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets")
+}
 
 /// (language code, script name, confidence), or None.
 type Found = Option<(&'static str, String, f64)>;
@@ -49,13 +55,17 @@ fn differ(text: &str) -> Option<String> {
 
 #[test]
 fn same_results_as_whatlang_on_every_shared_page() {
-    let mut dirs: Vec<_> = std::fs::read_dir(SHARED)
+    let mut dirs: Vec<_> = std::fs::read_dir(datasets())
         .expect("shared datasets")
         .map(|e| e.expect("entry").path())
         .filter(|p| p.join("html").is_dir())
         .collect();
     dirs.sort();
-    assert!(dirs.len() >= 3, "expected the shared datasets in {SHARED}");
+    assert!(
+        dirs.len() >= 3,
+        "expected the shared datasets in {}",
+        datasets().display()
+    );
     let mut extractor = Extractor::new(Algorithm::DEFAULT);
     let (mut html, mut failures, mut texts, mut identified) = (Vec::new(), Vec::new(), 0, 0);
     for dir in &dirs {

@@ -8,7 +8,6 @@ mod common;
 use common::shared_page;
 use crawlsift::{Algorithm, Extractor};
 use crawlsift_eval::Scorer;
-use std::path::Path;
 
 /// The default algorithm's text of a wcxb_dev page and its word-level LCS
 /// F1 against the page's gold.
@@ -109,11 +108,8 @@ fn the_reviews_of_a_product_are_left_out() {
 
 /// The text of a daniel_dev page by the start of its file name.
 fn daniel(prefix: &str) -> String {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/datasets/daniel_dev/html"
-    ));
-    let name = std::fs::read_dir(dir)
+    let dir = common::shared_dir("datasets/daniel_dev/html");
+    let name = std::fs::read_dir(&dir)
         .expect("daniel_dev")
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
         .find(|name| name.starts_with(prefix))

@@ -11,7 +11,13 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/warc");
+#[path = "support/shared.rs"]
+mod support;
+
+/// A file of the shared WARC samples (TESTING.md); a missing folder fails naming it.
+fn shared(name: &str) -> std::path::PathBuf {
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), &format!("warc/{name}"))
+}
 
 /// Hands out at most `n` bytes per read, as a slow network stream would.
 struct Trickle<R>(R, usize);
@@ -64,7 +70,7 @@ fn a_stream_reads_like_its_file() {
         "warcio_example-trunc.warc",
         "pywb_example-wpull.warc.gz",
     ] {
-        let path = Path::new(SHARED).join(name);
+        let path = shared(name);
         let label = path.display().to_string();
         let (by_path, pages_by_path) = run(&[Input::Path(path.clone())], &Progress::default());
         let by_path = by_path.unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -140,7 +146,7 @@ fn a_failing_stream_is_reported_not_panicked() {
 fn stop_ends_the_run_with_interrupted() {
     let progress = Progress::default();
     progress.stop.store(true, Ordering::Relaxed);
-    let path = Path::new(SHARED).join("resiliparse_warcfile.warc.gz");
+    let path = shared("resiliparse_warcfile.warc.gz");
     let (stats, _) = run(&[Input::Path(path)], &progress);
     match stats {
         Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::Interrupted),

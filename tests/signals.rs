@@ -2,9 +2,14 @@
 //! and on real gold texts of the shared datasets.
 
 use crawlsift::signals::{Analyser, Analysis, Config, Filters, RuleSet};
-use std::path::Path;
 
-const DATASETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets");
+#[path = "support/shared.rs"]
+mod support;
+
+/// The shared datasets (TESTING.md); a missing folder fails naming it.
+fn datasets() -> std::path::PathBuf {
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets")
+}
 
 fn analyse(text: &str) -> Analysis {
     Analyser::new(Config {
@@ -246,7 +251,7 @@ fn json_has_lang_always_and_the_rest_when_asked() {
 
 /// Gold texts of one dataset with their known language.
 fn gold_texts(dataset: &str) -> Vec<(String, String)> {
-    let dir = Path::new(DATASETS).join(dataset);
+    let dir = datasets().join(dataset);
     let profile = std::fs::read_to_string(dir.join("profile.jsonl")).expect("profile.jsonl");
     profile
         .lines()

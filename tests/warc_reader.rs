@@ -4,7 +4,8 @@ use crawlsift::warc::{ProblemKind, WarcReader};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/warc");
+#[path = "support/shared.rs"]
+mod support;
 const CAP: u64 = 16 << 20;
 
 #[derive(Debug, Default)]
@@ -34,7 +35,7 @@ fn summarize(path: &Path) -> Summary {
 }
 
 fn shared(name: &str) -> PathBuf {
-    Path::new(SHARED).join(name)
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), &format!("warc/{name}"))
 }
 
 fn inventory() -> Vec<serde_json::Value> {
@@ -308,7 +309,7 @@ fn huge_single_line_record() {
 /// a panic; the LZ4 one is refused by name, the WET and WAT files are WARCs.
 #[test]
 fn every_file_in_shared_reads_to_the_end() {
-    let entries = std::fs::read_dir(SHARED).unwrap_or_else(|e| panic!("{e}"));
+    let entries = std::fs::read_dir(shared("")).unwrap_or_else(|e| panic!("{e}"));
     let mut seen = 0;
     for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
         let name = path

@@ -2,14 +2,14 @@
 
 use std::io::Read;
 
+#[path = "../../tests/support/shared.rs"]
+mod support;
+
 /// Every scrapinghub page, gunzipped, in file-name order.
 pub fn scrapinghub_pages() -> Vec<Vec<u8>> {
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/datasets/scrapinghub/html"
-    );
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+    let dir = support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets/scrapinghub/html");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     files.sort();

@@ -103,8 +103,9 @@ pub struct Options {
     pub max_record_bytes: u64,
     /// How pages are serialised.
     pub formatter: Formatter,
-    /// `.warc.gz` files at least this big are inflated by several threads
-    /// when there are fewer inputs being read than workers.
+    /// `.warc.gz`, `.warc.zst` and `.warc.lz4` files at least this big are
+    /// decompressed by several threads when there are fewer inputs being
+    /// read than workers.
     pub split_min_bytes: u64,
     /// Whether each page's Markdown is rendered too (`--markdown`), and
     /// with what.

@@ -8,7 +8,13 @@ use std::process::{Command, Output};
 
 type Result<T = ()> = std::result::Result<T, Box<dyn Error>>;
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/datasets");
+#[path = "../../../tests/support/shared.rs"]
+mod support;
+
+/// The shared datasets (TESTING.md); a missing folder fails naming it.
+fn datasets() -> PathBuf {
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets")
+}
 
 /// Four small scrapinghub pages in four languages (ja, ko, pt, it).
 const SCRAPINGHUB_IDS: &[&str] = &[
@@ -24,7 +30,7 @@ const WCXB_IDS: &[&str] = &["dev-0001", "dev-0585"];
 /// Copies pages of a shared dataset into `root/<name>`, with their
 /// profile.jsonl lines (which carry `lang`) as meta.jsonl.
 fn copy_dataset(root: &Path, name: &str, ids: &[&str]) -> Result<PathBuf> {
-    let from = Path::new(SHARED).join(name);
+    let from = datasets().join(name);
     let to = root.join(name);
     fs::create_dir_all(to.join("html"))?;
     fs::create_dir_all(to.join("gold"))?;
@@ -261,7 +267,8 @@ fn unknown_algorithm_and_bad_dataset_fail_with_a_message() -> Result {
     assert!(String::from_utf8(unknown.stderr)?.contains("unknown algorithm `nope`"));
 
     let not_a_dataset = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
-        .args(["eval", SHARED])
+        .arg("eval")
+        .arg(datasets())
         .output()?;
     assert!(!not_a_dataset.status.success());
     let stderr = String::from_utf8(not_a_dataset.stderr)?;

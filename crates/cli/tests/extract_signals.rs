@@ -8,10 +8,11 @@ use std::process::{Command, Output};
 
 use serde_json::{json, Value};
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/warc");
+#[path = "../../../tests/support/shared.rs"]
+mod support;
 
 fn shared(name: &str) -> PathBuf {
-    Path::new(SHARED).join(name)
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), &format!("warc/{name}"))
 }
 
 /// WARCs with many real pages in several languages.

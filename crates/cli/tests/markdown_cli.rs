@@ -5,9 +5,12 @@
 mod common;
 
 use common::{jsonl, os, shared};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-const DATASETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/datasets");
+/// The shared datasets (TESTING.md); a missing folder fails naming it.
+fn datasets() -> PathBuf {
+    common::shared_data("datasets")
+}
 
 fn html(args: &[&str]) -> String {
     common::stdout_of(&[&["html"], args].concat())
@@ -15,7 +18,7 @@ fn html(args: &[&str]) -> String {
 
 /// The pages of a dataset, sorted.
 fn pages(dataset: &str) -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(Path::new(DATASETS).join(dataset).join("html"))
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(datasets().join(dataset).join("html"))
         .unwrap_or_else(|e| panic!("{dataset}: {e}"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
@@ -90,7 +93,7 @@ fn wcxb_structure_is_carried() {
             .and_then(|n| n.to_str())
             .and_then(|n| n.strip_suffix(".html.gz"))
             .unwrap_or_default();
-        let gold = Path::new(DATASETS).join(format!("wcxb_dev/markdown/{id}.md"));
+        let gold = datasets().join(format!("wcxb_dev/markdown/{id}.md"));
         let Ok(gold) = std::fs::read_to_string(gold) else {
             continue;
         };

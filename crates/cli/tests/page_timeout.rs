@@ -57,10 +57,7 @@ fn a_spent_budget_fails_each_page_as_timeout_and_the_file_goes_on() {
 
 #[test]
 fn html_reports_a_page_over_its_budget_and_refuses_a_negative_one() {
-    let page = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/datasets/readability_tests/html"
-    );
+    let page = common::shared_data("datasets/readability_tests/html");
     let mut pages: Vec<_> = std::fs::read_dir(page)
         .unwrap_or_else(|e| panic!("{e}"))
         .filter_map(|e| e.ok().map(|e| e.path()))

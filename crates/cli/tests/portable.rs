@@ -13,7 +13,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared");
+#[path = "../../../tests/support/shared.rs"]
+mod support;
+
+/// `rel` under the shared folder (TESTING.md); a missing folder fails naming it.
+fn shared(rel: &str) -> PathBuf {
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), rel)
+}
 
 /// How `crawlsift` is run: natively, or under qemu emulating a CPU model.
 #[derive(Clone, Copy, Debug)]
@@ -95,10 +101,7 @@ fn cpus(qemu: Option<&Path>) -> Vec<Cpu<'_>> {
 fn pages(n: usize) -> Vec<String> {
     let mut pages = Vec::new();
     for dataset in ["scrapinghub", "readability_tests", "daniel_dev", "wcxb_dev"] {
-        let dir = Path::new(SHARED)
-            .join("datasets")
-            .join(dataset)
-            .join("html");
+        let dir = shared("datasets").join(dataset).join("html");
         let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
             .map(|entry| entry.expect("directory entry").path())
@@ -133,7 +136,7 @@ fn same_output_on_every_cpu() {
     let cpus = cpus(qemu.as_deref());
     let warcs: Vec<String> = ["cc_whirlwind.warc.gz", "resiliparse_warcfile.warc.gz"]
         .iter()
-        .map(|name| format!("{SHARED}/warc/{name}"))
+        .map(|name| shared(&format!("warc/{name}")).display().to_string())
         .collect();
     let pages = pages(4);
     // The default algorithm, Filter 1's link rule, and two algorithms that

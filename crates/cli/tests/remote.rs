@@ -15,14 +15,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/warc");
+#[path = "../../../tests/support/shared.rs"]
+mod support;
 /// Every socket operation of the server and the clients is bounded by this.
 const IO_TIMEOUT: Duration = Duration::from_secs(10);
 /// The server stops by itself after this long, whatever the test does.
 const SERVER_LIFETIME: Duration = Duration::from_secs(120);
 
 fn shared(name: &str) -> PathBuf {
-    Path::new(SHARED).join(name)
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), &format!("warc/{name}"))
 }
 
 fn read(path: &Path) -> Vec<u8> {

@@ -10,6 +10,9 @@ use flate2::write::GzEncoder;
 use std::io::Write;
 use std::path::Path;
 
+#[path = "../../../tests/support/shared.rs"]
+mod support;
+
 /// A `resource` record holding a small HTML page, with the right Content-Length.
 fn page(i: usize) -> Vec<u8> {
     let body = format!(
@@ -443,8 +446,8 @@ fn over_the_cap_means_skipped_with_a_warning() {
 /// finds as many records as were read and nothing failed.
 #[test]
 fn extract_accounting_over_every_shared_file_matches_the_warc_crate() {
-    let shared = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/warc");
-    let mut files: Vec<_> = std::fs::read_dir(shared)
+    let shared = support::shared_path(env!("CARGO_MANIFEST_DIR"), "warc");
+    let mut files: Vec<_> = std::fs::read_dir(&shared)
         .unwrap_or_else(|e| panic!("{e}"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {

@@ -1,6 +1,7 @@
-//! The split (multi-threaded) gzip reader gives exactly what the sequential
-//! one gives: on every shared file, and on a multi-member file built from
-//! real records, damaged and undamaged, with part boundaries inside members.
+//! The split (multi-threaded) reader gives exactly what the sequential one
+//! gives: on every shared file, on a multi-member file built from real
+//! records, damaged and undamaged, with part boundaries inside members, and
+//! on the same records as a `.warc.zst` of one frame per record.
 
 use crawlsift::warc::{Split, WarcReader};
 use flate2::write::GzEncoder;
@@ -8,7 +9,13 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/warc");
+#[path = "../../../tests/support/shared.rs"]
+mod support;
+
+/// A file of the shared WARC samples (TESTING.md); a missing folder fails naming it.
+fn shared(name: &str) -> PathBuf {
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), &format!("warc/{name}"))
+}
 const CAP: u64 = 16 << 20;
 
 /// Everything a record or problem says, owned.
@@ -77,8 +84,9 @@ fn assert_split_matches(path: &Path) -> usize {
 
 #[test]
 fn every_shared_file_reads_the_same_split() {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(SHARED)
-        .unwrap_or_else(|e| panic!("{SHARED}: {e}"))
+    let dir = shared("");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.to_string_lossy().contains(".warc"))
         .collect();
@@ -98,8 +106,7 @@ fn real_records() -> Vec<Vec<u8>> {
         "pywb_iana.warc.gz",
         "cc_whirlwind.warc.gz",
     ] {
-        let file = std::fs::File::open(Path::new(SHARED).join(name))
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let file = std::fs::File::open(shared(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut plain = Vec::new();
         flate2::read::MultiGzDecoder::new(file)
             .read_to_end(&mut plain)
@@ -172,19 +179,42 @@ fn multi_member_file_reads_the_same_split_even_damaged() {
     assert_split_matches(&path);
 }
 
+/// The real records three times over, one zstd frame each (with a
+/// checksum, as FastWARC writes them).
+fn multi_frame() -> Vec<u8> {
+    let records = real_records();
+    let mut compressor = zstd::bulk::Compressor::new(3).unwrap_or_else(|e| panic!("{e}"));
+    compressor
+        .include_checksum(true)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut file = Vec::new();
+    for _ in 0..3 {
+        for record in &records {
+            file.extend(
+                compressor
+                    .compress(record)
+                    .unwrap_or_else(|e| panic!("{e}")),
+            );
+        }
+    }
+    file
+}
+
 #[test]
 fn extract_output_is_the_same_for_one_and_two_workers_on_a_split_file() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let (file, _) = multi_member();
     let path = dir.path().join("multi.warc.gz");
     std::fs::write(&path, &file).unwrap_or_else(|e| panic!("{e}"));
-    let run = |jobs: &str| {
+    let zst = dir.path().join("multi.warc.zst");
+    std::fs::write(&zst, multi_frame()).unwrap_or_else(|e| panic!("{e}"));
+    let run = |jobs: &str, path: &Path| {
         let stats = dir.path().join(format!("stats-{jobs}.json"));
         let out = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
             .args(["extract", "--quiet", "--split-min-bytes", "0", "-j", jobs])
             .arg("--stats")
             .arg(&stats)
-            .arg(&path)
+            .arg(path)
             .output()
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(
@@ -195,10 +225,30 @@ fn extract_output_is_the_same_for_one_and_two_workers_on_a_split_file() {
         let stats = std::fs::read_to_string(&stats).unwrap_or_else(|e| panic!("{e}"));
         (out.stdout, stats)
     };
-    let (one, one_stats) = run("1");
-    let (two, two_stats) = run("2");
+    let (one, one_stats) = run("1", &path);
+    let (two, two_stats) = run("2", &path);
     let pages = one.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count();
     assert!(pages > 100, "{pages} pages");
     assert!(one == two, "-j 1 and -j 2 give different output");
     assert_eq!(one_stats, two_stats);
+    // The .warc.zst of the same records, split at its frames: the same
+    // pages as the .warc.gz (offsets aside), and -j 2 gives what -j 1 does.
+    let (zst_one, zst_one_stats) = run("1", &zst);
+    let (zst_two, zst_two_stats) = run("2", &zst);
+    assert!(zst_one == zst_two, "-j 1 and -j 2 differ on the .warc.zst");
+    assert_eq!(zst_one_stats, zst_two_stats);
+    let texts = |out: &[u8]| -> Vec<serde_json::Value> {
+        out.split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                let row: serde_json::Value =
+                    serde_json::from_slice(l).unwrap_or_else(|e| panic!("{e}"));
+                row["text"].clone()
+            })
+            .collect()
+    };
+    assert!(
+        texts(&zst_one) == texts(&one),
+        "the .warc.zst's pages differ from the .warc.gz's"
+    );
 }

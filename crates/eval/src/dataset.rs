@@ -155,18 +155,23 @@ fn read_meta(path: &Path) -> Result<BTreeMap<String, Map<String, Value>>, EvalEr
     Ok(meta)
 }
 
+/// Where the shared test data is (TESTING.md).
+#[cfg(test)]
+#[path = "../../../tests/support/shared.rs"]
+mod support;
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const SCRAPINGHUB: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/datasets/scrapinghub"
-    );
+    /// The shared scrapinghub dataset; a missing folder fails naming it.
+    fn scrapinghub() -> PathBuf {
+        support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets/scrapinghub")
+    }
 
     #[test]
     fn opens_a_real_dataset_sorted_with_meta() -> Result<(), EvalError> {
-        let dataset = Dataset::open(Path::new(SCRAPINGHUB))?;
+        let dataset = Dataset::open(&scrapinghub())?;
         assert_eq!(dataset.name, "scrapinghub");
         assert_eq!(dataset.pages.len(), 181);
         assert!(dataset.pages.windows(2).all(|w| w[0].id < w[1].id));

@@ -70,3 +70,8 @@ pub fn kernels() -> &'static str {
 pub fn missing_cpu_features() -> Vec<&'static str> {
     crawlsift_simd::missing_compiled_features()
 }
+
+/// Where the shared test data is (TESTING.md), for the unit tests.
+#[cfg(test)]
+#[path = "../../../tests/support/shared.rs"]
+pub(crate) mod test_shared;

@@ -12,11 +12,19 @@ use flate2::read::GzDecoder;
 use std::collections::HashMap;
 use std::io::Read;
 
-const DATASETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/datasets");
+#[path = "../../../tests/support/shared.rs"]
+mod support;
+
+/// The shared datasets (TESTING.md); a missing folder fails naming it.
+fn datasets() -> String {
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets")
+        .display()
+        .to_string()
+}
 
 /// addanag-plus's text of a page of a shared dataset, and its gold.
 fn page(dataset: &str, id: &str) -> (String, String) {
-    let dir = format!("{DATASETS}/{dataset}");
+    let dir = format!("{}/{dataset}", datasets());
     let file = std::fs::File::open(format!("{dir}/html/{id}.html.gz"))
         .unwrap_or_else(|e| panic!("the shared dataset's page {dataset}/{id}: {e}"));
     let mut raw = Vec::new();

@@ -16,7 +16,8 @@ use crawlsift_extract::{Algorithm, Extractor, MetadataSettings};
 use flate2::read::GzDecoder;
 use std::io::Read;
 
-const DATASETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/datasets");
+#[path = "../../../tests/support/shared.rs"]
+mod support;
 
 #[test]
 #[ignore = "a workload for callgrind, not a test"]
@@ -26,7 +27,9 @@ fn extract_every_dataset_page() {
     let mut extractor =
         Extractor::new(Algorithm::DEFAULT).with_metadata((!off).then(MetadataSettings::default));
     let mut pages = Vec::new();
-    for dataset in std::fs::read_dir(DATASETS).expect("shared datasets") {
+    for dataset in std::fs::read_dir(support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets"))
+        .expect("shared datasets")
+    {
         let html = dataset.expect("entry").path().join("html");
         if let Ok(entries) = std::fs::read_dir(&html) {
             pages.extend(entries.filter_map(|e| e.ok().map(|e| e.path())));

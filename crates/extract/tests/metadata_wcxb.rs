@@ -15,10 +15,15 @@ use crawlsift_extract::{Algorithm, Extractor};
 use flate2::read::GzDecoder;
 use std::io::Read;
 
-const WCXB: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/datasets/wcxb_dev"
-);
+#[path = "../../../tests/support/shared.rs"]
+mod support;
+
+/// The shared wcxb_dev dataset (TESTING.md); a missing folder fails naming it.
+fn wcxb() -> String {
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets/wcxb_dev")
+        .display()
+        .to_string()
+}
 
 /// Floors, below the measured accuracy (ACCURACY.md §10).
 const AUTHOR_FLOOR: f64 = 0.80;
@@ -49,10 +54,11 @@ fn author_right(gold: &str, got: &str) -> bool {
 
 #[test]
 fn author_and_date_accuracy_on_wcxb_dev() {
-    let gold = std::fs::read_to_string(format!("{WCXB}/metadata.jsonl"))
+    let wcxb = wcxb();
+    let gold = std::fs::read_to_string(format!("{wcxb}/metadata.jsonl"))
         .expect("the shared wcxb_dev dataset (../shared/datasets/wcxb_dev)");
     let urls: std::collections::HashMap<String, String> =
-        std::fs::read_to_string(format!("{WCXB}/meta.jsonl"))
+        std::fs::read_to_string(format!("{wcxb}/meta.jsonl"))
             .expect("wcxb_dev meta.jsonl")
             .lines()
             .filter_map(|l| {
@@ -75,7 +81,7 @@ fn author_and_date_accuracy_on_wcxb_dev() {
             continue;
         }
         raw.clear();
-        let file = std::fs::File::open(format!("{WCXB}/html/{id}.html.gz")).expect("page");
+        let file = std::fs::File::open(format!("{wcxb}/html/{id}.html.gz")).expect("page");
         GzDecoder::new(file).read_to_end(&mut raw).expect("gzip");
         let page = extractor.extract_at(&raw, None, urls.get(id).map(String::as_str));
         let meta = page.metadata;

@@ -8,6 +8,9 @@
 #[path = "../../../benches/common/shapes.rs"]
 mod shapes;
 
+#[path = "../../../tests/support/shared.rs"]
+mod support;
+
 use crawlsift_extract::{Algorithm, Extractor, MarkdownOptions, PageTimeout};
 use shapes::Shape;
 use std::io::Read;
@@ -282,12 +285,9 @@ fn buffers_stay_within_a_small_multiple_of_a_nested_page() {
 
 /// A real page of the shared datasets, gunzipped.
 fn real_page() -> Vec<u8> {
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/datasets/scrapinghub/html"
-    );
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+    let dir = support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets/scrapinghub/html");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     files.sort();

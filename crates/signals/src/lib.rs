@@ -429,12 +429,26 @@ pub fn analyse(text: &str, config: &Config) -> Analysis {
     Analyser::new(*config).analyse(text)
 }
 
+/// Where the shared test data is (TESTING.md).
+#[cfg(test)]
+#[path = "../../../tests/support/shared.rs"]
+pub(crate) mod support;
+
+/// The shared datasets, for the unit tests; a missing folder fails naming
+/// it and TESTING.md.
+#[cfg(test)]
+pub(crate) fn datasets_dir() -> String {
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets")
+        .display()
+        .to_string()
+}
+
 /// The gold texts of the shared datasets named (their `gold/` files, as
 /// UTF-8 with replacement), for the unit tests that check a fast path
 /// against its reference on real texts.
 #[cfg(test)]
 pub(crate) fn gold_texts(datasets: &[&str]) -> Vec<String> {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/datasets");
+    let root = datasets_dir();
     let mut texts = Vec::new();
     for dataset in datasets {
         let dir = format!("{root}/{dataset}/gold");

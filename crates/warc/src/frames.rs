@@ -50,7 +50,7 @@ pub(super) enum Format {
 }
 
 impl Format {
-    fn magic(self) -> [u8; 4] {
+    pub(super) fn magic(self) -> [u8; 4] {
         match self {
             Format::Zstd => ZSTD_MAGIC,
             Format::Lz4 => LZ4_MAGIC,
@@ -172,15 +172,87 @@ pub(super) struct FrameSource<R: Input> {
     unreported: VecDeque<u64>,
     /// Whether a leading dictionary frame was looked for.
     started: bool,
+    /// No frame starting at or after this input offset is read (one part
+    /// of a split file ends where the next one's first frame starts).
+    limit: u64,
+    /// See [`Source::take_withdrawn`].
+    withdrawn: Option<usize>,
+}
+
+/// The dictionary a part of a split `.warc.zst` decodes with.
+#[derive(Clone)]
+pub(super) enum Dictionary {
+    /// Look for it at the start of the input, as the sequential reader does.
+    Load,
+    /// The file's, already read (none if it has none or it did not load).
+    Given(Option<std::sync::Arc<[u8]>>),
+}
+
+/// The dictionary of a `.warc.zst` from its leading skippable frame
+/// (`head`: the input from the frame's start, all of it at hand): `Ok(None)`
+/// when there is none, else the dictionary and the frame's length; `Err`
+/// says why it cannot be used.
+pub(super) fn read_dictionary(head: &[u8]) -> Result<Option<(Vec<u8>, usize)>, String> {
+    let [_, _, _, _, a, b, c, d, ..] = head else {
+        return Ok(None);
+    };
+    if !head.starts_with(&DICTIONARY_MAGIC) {
+        return Ok(None);
+    }
+    let size = u32::from_le_bytes([*a, *b, *c, *d]) as usize;
+    if size > MAX_DICTIONARY {
+        // Skipped by the decoder as any skippable frame; the frames
+        // that need it then fail.
+        return Err(format!(
+            "the zstd dictionary frame holds {size} bytes, more than the {MAX_DICTIONARY} accepted; frames are decoded without it"
+        ));
+    }
+    let Some(dict) = head.get(8..8 + size) else {
+        return Err(format!(
+            "the input ends inside the zstd dictionary frame of {size} bytes"
+        ));
+    };
+    let dict = if dict.starts_with(&ZSTD_MAGIC) {
+        zstd::bulk::decompress(dict, MAX_DICTIONARY).map_err(|e| {
+            format!("the compressed zstd dictionary does not decode ({e}); frames are decoded without it")
+        })?
+    } else {
+        dict.to_vec()
+    };
+    // Loaded once here, so that a dictionary libzstd refuses is told now.
+    zstd::stream::raw::Decoder::with_dictionary(&dict).map_err(|e| {
+        format!("the zstd dictionary cannot be loaded ({e}); frames are decoded without it")
+    })?;
+    Ok(Some((dict, 8 + size)))
 }
 
 impl<R: Input> FrameSource<R> {
     pub(super) fn new(format: Format, input: R) -> std::io::Result<Self> {
-        let input = Counted { input, position: 0 };
+        Self::part(format, input, 0, u64::MAX, false, Dictionary::Load)
+    }
+
+    /// Reads from `input`, which is positioned at input offset `position`,
+    /// up to the first frame that starts at or after `limit`; `resyncing`
+    /// carries the state of the reader that stopped at `position`.
+    pub(super) fn part(
+        format: Format,
+        input: R,
+        position: u64,
+        limit: u64,
+        resyncing: bool,
+        dictionary: Dictionary,
+    ) -> std::io::Result<Self> {
+        let input = Counted { input, position };
+        let started = matches!(dictionary, Dictionary::Given(_));
         let decoder = match format {
             Format::Zstd => Decoder::Zstd {
                 input,
-                decoder: zstd::stream::raw::Decoder::new()?,
+                decoder: match &dictionary {
+                    Dictionary::Given(Some(dict)) => {
+                        zstd::stream::raw::Decoder::with_dictionary(dict)?
+                    }
+                    _ => zstd::stream::raw::Decoder::new()?,
+                },
             },
             Format::Lz4 => Decoder::Lz4(Some(lz4_flex::frame::FrameDecoder::new(input))),
         };
@@ -192,10 +264,21 @@ impl<R: Input> FrameSource<R> {
             frame_buf_start: 0,
             frame_out: 0,
             declared: None,
-            resyncing: false,
+            resyncing,
             unreported: VecDeque::new(),
-            started: false,
+            started,
+            limit,
+            withdrawn: None,
         })
+    }
+
+    /// Input offset of the frame being (or last) decoded.
+    pub(super) fn frame_start(&self) -> u64 {
+        self.frame_start
+    }
+
+    pub(super) fn resyncing(&self) -> bool {
+        self.resyncing
     }
 
     fn position(&self) -> u64 {
@@ -214,39 +297,21 @@ impl<R: Input> FrameSource<R> {
             return Ok(());
         }
         let size = u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as usize;
+        let head = input
+            .input
+            .peek(8 + size.min(MAX_DICTIONARY))
+            .map_err(|e| FillError::io(at, e))?;
         let bad = |detail: String| FillError {
             offset: at,
             kind: ProblemKind::CorruptFrame,
             detail,
         };
-        if size > MAX_DICTIONARY {
-            // Skipped by the decoder as any skippable frame; the frames
-            // that need it then fail.
-            return Err(bad(format!(
-                "the zstd dictionary frame holds {size} bytes, more than the {MAX_DICTIONARY} accepted; frames are decoded without it"
-            )));
-        }
-        let frame = input
-            .input
-            .peek(8 + size)
-            .map_err(|e| FillError::io(at, e))?;
-        let Some(dict) = frame.get(8..8 + size) else {
-            return Err(bad(format!(
-                "the input ends inside the zstd dictionary frame of {size} bytes"
-            )));
+        let Some((dict, len)) = read_dictionary(head).map_err(bad)? else {
+            return Ok(());
         };
-        let dict = if dict.starts_with(&ZSTD_MAGIC) {
-            zstd::bulk::decompress(dict, MAX_DICTIONARY)
-                .map_err(|e| bad(format!("the compressed zstd dictionary does not decode ({e}); frames are decoded without it")))?
-        } else {
-            dict.to_vec()
-        };
-        input.consume(8 + size);
-        *decoder = zstd::stream::raw::Decoder::with_dictionary(&dict).map_err(|e| {
-            bad(format!(
-                "the zstd dictionary cannot be loaded ({e}); frames are decoded without it"
-            ))
-        })?;
+        input.consume(len);
+        *decoder = zstd::stream::raw::Decoder::with_dictionary(&dict)
+            .map_err(|e| bad(format!("the zstd dictionary cannot be loaded ({e})")))?;
         Ok(())
     }
 
@@ -302,11 +367,17 @@ impl<R: Input> FrameSource<R> {
     fn failed(
         &mut self,
         buf: &mut Vec<u8>,
+        fill_start: usize,
         marks: &mut Vec<Mark>,
         e: std::io::Error,
     ) -> Result<bool, FillError> {
         self.in_frame = false;
-        buf.truncate(self.frame_buf_start);
+        // Output of the frame the caller has seen (an earlier fill's) is withdrawn.
+        let at = self.frame_buf_start;
+        if at < fill_start.min(buf.len()) {
+            self.withdrawn = Some(self.withdrawn.map_or(at, |w| w.min(at)));
+        }
+        buf.truncate(at);
         marks.retain(|m| m.pos < self.frame_buf_start || m.offset < self.frame_start);
         let reported = self.resyncing;
         self.resyncing = true;
@@ -352,9 +423,13 @@ impl<R: Input> Source for FrameSource<R> {
             self.load_dictionary()?;
         }
         let target = buf.len().saturating_add(want.max(1));
+        let fill_start = buf.len();
         let magic = self.format.magic();
         loop {
             if !self.in_frame {
+                if self.position() >= self.limit {
+                    return Ok(false);
+                }
                 let input = self.decoder.input();
                 let position = input.position;
                 let chunk = input
@@ -433,7 +508,7 @@ impl<R: Input> Source for FrameSource<R> {
                             ),
                         );
                         buf.truncate(len);
-                        match self.failed(buf, marks, e) {
+                        match self.failed(buf, fill_start, marks, e) {
                             Ok(true) => continue,
                             other => return other,
                         }
@@ -453,7 +528,7 @@ impl<R: Input> Source for FrameSource<R> {
                 }
                 Err(e) => {
                     buf.truncate(len);
-                    match self.failed(buf, marks, e) {
+                    match self.failed(buf, fill_start, marks, e) {
                         Ok(true) => continue,
                         other => return other,
                     }
@@ -476,5 +551,18 @@ impl<R: Input> Source for FrameSource<R> {
 
     fn drain_unreported(&mut self, into: &mut VecDeque<u64>) {
         into.append(&mut self.unreported);
+    }
+
+    fn take_withdrawn(&mut self) -> Option<usize> {
+        self.withdrawn.take()
+    }
+
+    fn removed(&mut self, at: usize, len: usize) {
+        let start = &mut self.frame_buf_start;
+        if *start >= at + len {
+            *start -= len;
+        } else if *start > at {
+            *start = at;
+        }
     }
 }

@@ -11,7 +11,9 @@
 //!   the IIPC `.warc.zst` proposal write them, or one frame for all):
 //!   frames decoded one at a time into the same buffer as gzip members,
 //!   each record knowing the offset and length of its frame; a zstd
-//!   dictionary in a leading skippable frame is loaded first.
+//!   dictionary in a leading skippable frame is loaded first. A big file
+//!   of many members or frames may be decompressed by several threads
+//!   ([`Split`]), with the same records, offsets and problems.
 //! - any byte stream ([`WarcReader::from_stream`]: stdin, a download, a
 //!   caller's reader), plain or compressed, through the same buffer; the
 //!   caller decides where the bytes come from.
@@ -233,9 +235,10 @@ impl ReaderBuilder {
         self
     }
 
-    /// How a big multi-member `.warc.gz` file is inflated by several threads
-    /// (default [`Split::new`]`(1)`: sequentially); the records, offsets and
-    /// problems are the same.
+    /// How a big `.warc.gz` of many members, or `.warc.zst`/`.warc.lz4` of
+    /// many frames, is decompressed by several threads (default
+    /// [`Split::new`]`(1)`: sequentially); the records, offsets and problems
+    /// are the same.
     pub fn split(&mut self, split: Split) -> &mut Self {
         self.split = split;
         self
@@ -310,9 +313,10 @@ impl WarcReader {
         Self::open_split(path, max_record_bytes, Split::new(1))
     }
 
-    /// Like [`WarcReader::open`], but a big multi-member `.warc.gz` is
-    /// inflated by `split.threads` threads (see [`Split`]); the records,
-    /// offsets and problems are the same.
+    /// Like [`WarcReader::open`], but a big `.warc.gz` of many members, or
+    /// `.warc.zst`/`.warc.lz4` of many frames, is decompressed by
+    /// `split.threads` threads (see [`Split`]); the records, offsets and
+    /// problems are the same.
     pub fn open_split(
         path: &Path,
         max_record_bytes: u64,
@@ -354,16 +358,24 @@ impl WarcReader {
         let engine = match Compression::sniff(&map) {
             Compression::Gzip => {
                 let source: Box<dyn Source + Send> =
-                    match split::SplitSource::new(Arc::clone(&map), split) {
+                    match split::SplitSource::new(Arc::clone(&map), split, || split::Gzip) {
                         Some(split) => Box::new(split),
                         None => Box::new(GzSource::new(MapBytes::new(Arc::clone(&map), 0))),
                     };
                 Engine::Buffered(Buffered::new(source))
             }
             Compression::Frames(format) => {
-                let source = frames::FrameSource::new(format, MapBytes::new(Arc::clone(&map), 0))
-                    .map_err(err)?;
-                Engine::Buffered(Buffered::new(Box::new(source)))
+                let source: Box<dyn Source + Send> =
+                    match split::SplitSource::new(Arc::clone(&map), split, || {
+                        split::Frames::new(format, &map)
+                    }) {
+                        Some(split) => Box::new(split),
+                        None => Box::new(
+                            frames::FrameSource::new(format, MapBytes::new(Arc::clone(&map), 0))
+                                .map_err(err)?,
+                        ),
+                    };
+                Engine::Buffered(Buffered::new(source))
             }
             Compression::None => Engine::Map {
                 map: Arc::clone(&map),

@@ -1,5 +1,6 @@
 //! Sources of WARC bytes for the buffered engine: a memory map handed back
-//! as it is passed, a plain stream, and (in `gz.rs`, `split.rs`) gzip.
+//! as it is passed, a plain stream, and (in `gz.rs`, `frames.rs`, `split.rs`)
+//! gzip members and zstd/LZ4 frames.
 
 use super::*;
 

@@ -2,9 +2,11 @@
 //! the LZ4 sample in ../shared/warc (written by Resiliparse), and zstd files
 //! made here from the shared `.warc.gz` files one frame per record, with
 //! and without the dictionary frame of the IIPC `.warc.zst` proposal; a
-//! damaged frame is one problem at its offset and the rest is read.
+//! damaged frame is one problem at its offset and the rest is read. Each
+//! file is also read split between threads at frame boundaries, which
+//! gives the same records, offsets and problems.
 
-use crawlsift_warc::{Problem, ProblemKind, WarcReader};
+use crawlsift_warc::{Problem, ProblemKind, Split, WarcReader};
 use std::io::{BufRead, BufReader, Cursor, Read};
 use std::path::{Path, PathBuf};
 
@@ -32,12 +34,18 @@ fn a_missing_shared_folder_is_named_with_testing_md() {
         "{message}"
     );
     let here = support::shared_dir(env!("CARGO_MANIFEST_DIR"));
-    assert!(here.ends_with("shared"), "{}", here.display());
-    assert!(
-        support::check_shared(&here, &here).is_ok(),
-        "{}",
-        here.display()
-    );
+    match std::env::var_os("CRAWLSIFT_SHARED") {
+        // Pointed elsewhere (TESTING.md): the folder is that one.
+        Some(dir) => assert_eq!(here, Path::new(&dir)),
+        None => {
+            assert!(here.ends_with("shared"), "{}", here.display());
+            assert!(
+                support::check_shared(&here, &here).is_ok(),
+                "{}",
+                here.display()
+            );
+        }
+    }
 }
 
 /// What a record is, apart from where it sits in its file.
@@ -79,6 +87,28 @@ fn drain(mut reader: WarcReader) -> Read_ {
 
 fn open(path: &Path) -> Read_ {
     drain(WarcReader::open(path, CAP).unwrap_or_else(|e| panic!("{e}")))
+}
+
+/// The file decompressed by two helper threads in parts of 4 KiB, each
+/// from its first frame that starts a record.
+fn split(path: &Path) -> Read_ {
+    let split = Split {
+        threads: 2,
+        min_file_bytes: 0,
+        max_part_bytes: 4096,
+    };
+    drain(WarcReader::open_split(path, CAP, split).unwrap_or_else(|e| panic!("{e}")))
+}
+
+/// The split reader gives `sequential`'s records, offsets and problems.
+fn assert_split_agrees(path: &Path, sequential: &Read_, what: &str) {
+    let got = split(path);
+    assert_eq!(got.problems, sequential.problems, "{what}: split");
+    assert_eq!(got.ranges, sequential.ranges, "{what}: split");
+    assert!(
+        got.records == sequential.records,
+        "{what}: split and sequential records differ"
+    );
 }
 
 /// The same bytes as a stream of small reads (stdin, a download).
@@ -174,6 +204,8 @@ fn the_lz4_sample_reads_as_its_gz() {
     let streamed = stream(&path);
     assert_same_records(&streamed, &gz, "lz4 stream");
     assert_eq!(streamed.ranges, lz4.ranges);
+    assert!(size > 8 * 4096);
+    assert_split_agrees(&path, &lz4, "lz4 file");
 }
 
 #[test]
@@ -212,6 +244,7 @@ fn zstd_frames_with_and_without_a_dictionary_read_as_the_gz() {
             let streamed = stream(&path);
             assert_same_records(&streamed, &gz, &format!("{what}, stream"));
             assert_eq!(streamed.ranges, zst.ranges, "{what}");
+            assert_split_agrees(&path, &zst, &what);
         }
     }
 }
@@ -244,7 +277,8 @@ fn a_damaged_frame_is_reported_at_its_offset_and_the_rest_is_read() {
         data[at as usize] ^= 0x5a;
         let path = dir.path().join(format!("damaged.warc.{ext}"));
         std::fs::write(&path, &data[..]).unwrap_or_else(|e| panic!("{e}"));
-        for got in [open(&path), stream(&path)] {
+        assert_split_agrees(&path, &open(&path), ext);
+        for got in [open(&path), stream(&path), split(&path)] {
             assert_eq!(got.problems.len(), 1, "{ext}: {:?}", got.problems);
             let problem = &got.problems[0];
             assert_eq!(
@@ -277,12 +311,44 @@ fn a_cut_zstd_file_reports_the_cut_frame() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let path = dir.path().join("cut.warc.zst");
     std::fs::write(&path, cut).unwrap_or_else(|e| panic!("{e}"));
-    for got in [open(&path), stream(&path)] {
+    assert_split_agrees(&path, &open(&path), "cut");
+    for got in [open(&path), stream(&path), split(&path)] {
         assert_eq!(got.records.len(), gz.records.len() - 1);
         assert_eq!(got.problems.len(), 1, "{:?}", got.problems);
         assert_eq!(
             (got.problems[0].kind, got.problems[0].offset),
             (ProblemKind::Truncated, last)
         );
+    }
+}
+
+/// Frames that are not records (a `.warc.zst` or `.warc.lz4` written in
+/// frames of a fixed size, as `zstd -B`/`pzstd` and block-mode writers
+/// do): the split reader finds no part starting at a record, reads the
+/// file itself and loses nothing; the records are the `.warc.gz`'s.
+#[test]
+fn frames_that_are_not_records_read_as_the_gz_split_or_not() {
+    let name = "pywb_iana.warc.gz";
+    let gz = open(&shared(name));
+    let all = members(&shared(name)).concat();
+    let zst: Vec<u8> = all
+        .chunks(10_000)
+        .flat_map(|piece| zstd::bulk::compress(piece, 3).unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    let lz4: Vec<u8> = all
+        .chunks(10_000)
+        .flat_map(|piece| {
+            let mut lz4 = lz4_flex::frame::FrameEncoder::new(Vec::new());
+            std::io::Write::write_all(&mut lz4, piece).unwrap_or_else(|e| panic!("{e}"));
+            lz4.finish().unwrap_or_else(|e| panic!("{e}"))
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for (data, ext) in [(zst, "zst"), (lz4, "lz4")] {
+        let path = dir.path().join(format!("blocks.warc.{ext}"));
+        std::fs::write(&path, &data).unwrap_or_else(|e| panic!("{e}"));
+        let sequential = open(&path);
+        assert_same_records(&sequential, &gz, ext);
+        assert_split_agrees(&path, &sequential, ext);
     }
 }

@@ -5,7 +5,9 @@
 //! of WARC fragments and random bytes, as they are, gzipped whole, gzipped
 //! one member per `WARC/`, in zstd and LZ4 frames (whole, and one frame
 //! per `WARC/`), and with bytes of the compressed input changed or cut; on
-//! the inputs found, the split reader too (`warc_split`'s invariant).
+//! the inputs found, the split reader too (`warc_split`'s invariant), and on
+//! random zstd and LZ4 inputs (frames at records, with a dictionary, or cut
+//! elsewhere; damaged or cut short) the split reader as well.
 
 use crawlsift_warc::{ProblemKind, Split, WarcReader};
 use proptest::prelude::*;
@@ -211,8 +213,94 @@ fn wrap(data: &[u8], how: u8, at: usize, byte: u8) -> Vec<u8> {
     out
 }
 
+/// `data` cut every `every` bytes (frames that are not records), each
+/// piece compressed by `compress`.
+fn chunks(data: &[u8], every: usize, compress: fn(&[u8]) -> Vec<u8>) -> Vec<u8> {
+    data.chunks(every.max(1)).flat_map(compress).collect()
+}
+
+/// The frames of a `.warc.zst` written with a dictionary, after the
+/// skippable frame holding it (the IIPC `.warc.zst` proposal).
+fn zstd_dictionary_members(data: &[u8]) -> Vec<u8> {
+    // A raw-content dictionary: WARC header lines the frames refer to.
+    let dict =
+        b"WARC/1.0\r\nWARC-Type: response\r\nContent-Length: 0\r\n\r\nWARC-Type: resource\r\n";
+    let mut out = vec![0x5d, 0x2a, 0x4d, 0x18];
+    out.extend_from_slice(&(dict.len() as u32).to_le_bytes());
+    out.extend_from_slice(dict);
+    let mut compressor =
+        zstd::bulk::Compressor::with_dictionary(1, dict).unwrap_or_else(|e| panic!("{e}"));
+    compressor
+        .include_checksum(true)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut compress = |piece: &[u8]| compressor.compress(piece).unwrap_or_else(|e| panic!("{e}"));
+    let mut starts: Vec<usize> = data
+        .windows(5)
+        .enumerate()
+        .filter(|(_, w)| *w == b"WARC/")
+        .map(|(i, _)| i)
+        .collect();
+    if starts.first() != Some(&0) {
+        starts.insert(0, 0);
+    }
+    starts.push(data.len());
+    for w in starts.windows(2) {
+        out.extend(compress(data.get(w[0]..w[1]).unwrap_or_default()));
+    }
+    out
+}
+
+/// zstd and LZ4 inputs for the split reader: one frame per `WARC/` (zstd
+/// with checksums, as FastWARC writes them, with and without a dictionary
+/// frame; LZ4), one frame for all, frames every `every` bytes (not at
+/// records), and those with a byte changed or cut short.
+fn wrap_frames(data: &[u8], how: u8, every: usize, at: usize, byte: u8) -> Vec<u8> {
+    let zstd_checked = |piece: &[u8]| {
+        let mut compressor = zstd::bulk::Compressor::new(1).unwrap_or_else(|e| panic!("{e}"));
+        compressor
+            .include_checksum(true)
+            .unwrap_or_else(|e| panic!("{e}"));
+        compressor.compress(piece).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let mut out = match how % 7 {
+        0 => members(data, zstd_checked),
+        1 => zstd_dictionary_members(data),
+        2 => members(data, lz4),
+        3 => zstd(data),
+        4 => lz4(data),
+        5 => chunks(data, every, zstd),
+        _ => chunks(data, every, lz4),
+    };
+    match how / 7 {
+        1 if !out.is_empty() => {
+            let at = at % out.len();
+            if let Some(b) = out.get_mut(at) {
+                *b ^= byte | 1;
+            }
+        }
+        2 => out.truncate(at % (out.len() + 1)),
+        _ => {}
+    }
+    out
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The split reader (helpers decoding parts of a few bytes from the
+    /// first frame that starts a record in each) gives what the file and
+    /// stream readers give, records and problems alike.
+    #[test]
+    fn split_file_and_stream_agree_on_frames(
+        data in input(),
+        how in 0u8..21,
+        every in 1usize..64,
+        at in any::<usize>(),
+        byte in any::<u8>(),
+        cap in prop_oneof![Just(0u64), Just(16), Just(100), Just(1 << 20)],
+    ) {
+        readers_agree(&wrap_frames(&data, how, every, at, byte), cap, true);
+    }
 
     #[test]
     fn file_and_stream_agree_on_random_bytes(
@@ -494,4 +582,59 @@ fn a_record_under_the_cap_judged_before_damage_past_its_block() {
             "{kinds:?}"
         );
     }
+}
+
+/// A zstd frame of a record of 600 KiB (handed out over several fills)
+/// whose checksum fails at its end, between good frames: its output is
+/// withdrawn as a failed gzip member's is, and the file, a stream and the
+/// split reader agree; the damage is one `corrupt_frame` at its offset.
+#[test]
+fn a_large_frame_failing_at_its_end_is_withdrawn_alike() {
+    let record = |body: &[u8]| {
+        let mut r = format!(
+            "WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        r.extend_from_slice(body);
+        r.extend_from_slice(b"\r\n\r\n");
+        r
+    };
+    let body: Vec<u8> = (0..600u32 << 10)
+        .map(|i| {
+            b"abcdefghijklmnopqrstuvwxyz .,\n"[(i.wrapping_mul(2_654_435_761) >> 27) as usize % 30]
+        })
+        .collect();
+    let mut compressor = zstd::bulk::Compressor::new(1).unwrap_or_else(|e| panic!("{e}"));
+    compressor
+        .include_checksum(true)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut frame = |data: &[u8]| compressor.compress(data).unwrap_or_else(|e| panic!("{e}"));
+    let mut data = frame(&record(b"first"));
+    let damaged_at = data.len() as u64;
+    let mut big = frame(&record(&body));
+    let last = big.len() - 2;
+    big[last] ^= 0x55; // the frame's checksum
+    data.extend(big);
+    data.extend(frame(&record(b"last")));
+    for cap in [100, 1 << 20] {
+        readers_agree(&data, cap, true);
+    }
+    let items = drain(WarcReader::open(&write(&data), 1 << 20).unwrap_or_else(|e| panic!("{e}")));
+    let kinds: Vec<String> = items
+        .iter()
+        .map(|i| match i {
+            Item::Problem { kind, offset, .. } => format!("{kind:?}@{offset}"),
+            Item::Record { block, .. } => format!("record of {}", block.len()),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "record of 5".to_string(),
+            format!("CorruptFrame@{damaged_at}"),
+            "record of 4".to_string()
+        ],
+        "{kinds:?}"
+    );
 }

@@ -131,8 +131,9 @@ pub struct Args {
     /// skipped under filter:<rule set>:<rule>.
     #[arg(long, value_name = "SETS", value_delimiter = ',')]
     filter: Vec<RuleSet>,
-    /// `.warc.gz` files at least this big are inflated by several threads
-    /// when fewer files than workers are being read (tests lower it).
+    /// `.warc.gz`, `.warc.zst` and `.warc.lz4` files at least this big are
+    /// decompressed by several threads when fewer files than workers are
+    /// being read (tests lower it).
     #[arg(long, default_value_t = crawlsift::warc::Split::new(1).min_file_bytes, hide = true)]
     split_min_bytes: u64,
 }

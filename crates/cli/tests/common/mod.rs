@@ -15,6 +15,12 @@ pub fn shared(name: &str) -> PathBuf {
     support::shared_path(env!("CARGO_MANIFEST_DIR"), &format!("warc/{name}"))
 }
 
+/// `rel` under `../shared` (any of its folders); panics naming the folder
+/// and TESTING.md when it is missing.
+pub fn shared_data(rel: &str) -> PathBuf {
+    support::shared_path(env!("CARGO_MANIFEST_DIR"), rel)
+}
+
 pub fn all_shared() -> Vec<PathBuf> {
     let dir = shared("");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)

@@ -563,10 +563,7 @@ mod tests {
     #[test]
     fn no_dataset_page_is_folded() {
         use std::io::Read;
-        let shared = std::env::var_os("CRAWLSIFT_SHARED").map_or_else(
-            || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-            std::path::PathBuf::from,
-        );
+        let shared = crate::test_shared::shared_path(env!("CARGO_MANIFEST_DIR"), "");
         let mut longest = (0, String::new());
         for set in ["scrapinghub", "wcxb_dev", "daniel_dev", "readability_tests"] {
             let dir = shared.join("datasets").join(set).join("html");

@@ -4,6 +4,8 @@
 use super::{Metadata, MetadataReader, MetadataSettings};
 use std::time::Instant;
 
+use crate::test_shared as support;
+
 fn read(html: &str) -> Metadata {
     let mut out = Metadata::default();
     MetadataReader::new(MetadataSettings::default()).read(
@@ -141,17 +143,14 @@ fn time_elements_and_bylines_only_when_the_head_has_nothing() {
 /// A page of wcxb_dev (`../shared/datasets/wcxb_dev`), read with its URL.
 fn wcxb(id: &str) -> Metadata {
     use std::io::Read;
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/datasets/wcxb_dev"
-    );
-    let file = std::fs::File::open(format!("{dir}/html/{id}.html.gz"))
+    let dir = support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets/wcxb_dev");
+    let file = std::fs::File::open(dir.join(format!("html/{id}.html.gz")))
         .expect("the shared wcxb_dev dataset (../shared/datasets/wcxb_dev)");
     let mut raw = Vec::new();
     flate2::read::GzDecoder::new(file)
         .read_to_end(&mut raw)
         .expect("gzip");
-    let meta = std::fs::read_to_string(format!("{dir}/meta.jsonl")).expect("meta.jsonl");
+    let meta = std::fs::read_to_string(dir.join("meta.jsonl")).expect("meta.jsonl");
     let url = meta
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
@@ -429,8 +428,9 @@ fn titles_whose_windows_reach_past_the_end_of_the_page() {
     assert_eq!(m.author.as_deref(), Some("Ann Lee"));
     assert_eq!(m.date_published.as_deref(), Some("2025-03-04"));
     // The real page that showed it (daniel_dev).
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
-        "../../../shared/datasets/daniel_dev/html/20120117_udr.chinatimes.com_ac0a77b9d7e6a46bdf448753b26bee24f61e4ad7f38eb5ab3ff4db58.html.gz",
+    let path = support::shared_path(
+        env!("CARGO_MANIFEST_DIR"),
+        "datasets/daniel_dev/html/20120117_udr.chinatimes.com_ac0a77b9d7e6a46bdf448753b26bee24f61e4ad7f38eb5ab3ff4db58.html.gz",
     );
     let mut html = Vec::new();
     std::io::Read::read_to_end(

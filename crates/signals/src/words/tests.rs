@@ -226,7 +226,7 @@ proptest! {
 #[test]
 fn dataset_texts_segment_as_unicode_segmentation() {
     use std::io::Read;
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/datasets");
+    let root = crate::datasets_dir();
     let mut extractor = crawlsift_extract::Extractor::new(crawlsift_extract::Algorithm::DEFAULT);
     let mut texts = 0;
     for dataset in ["daniel_dev", "readability_tests", "scrapinghub", "wcxb_dev"] {

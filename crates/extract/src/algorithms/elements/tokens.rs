@@ -298,7 +298,9 @@ pub(crate) mod tests {
     /// gunzipped (small ones: the debug build blurs slowly).
     fn real_pages(per_dataset: usize) -> Vec<(String, Vec<u8>)> {
         use std::io::Read;
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/datasets");
+        let root = crate::test_shared::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets")
+            .display()
+            .to_string();
         let mut pages = Vec::new();
         for dataset in ["scrapinghub", "wcxb_dev", "daniel_dev", "readability_tests"] {
             let dir = format!("{root}/{dataset}/html");

@@ -5,6 +5,8 @@ use crate::density::Cleaning;
 use crate::density::{kernel::Baseline, tags};
 use proptest::prelude::*;
 
+use crate::test_shared as support;
+
 proptest! {
     #[test]
     fn may_hide_equals_scalar(tag in proptest::collection::vec(prop_oneof![Just(b'd'), Just(b'E'), Just(b'n'), Just(b'O'), any::<u8>()], 0..80)) {
@@ -173,10 +175,9 @@ fn memo_gives_the_cues_of_the_tags_themselves() {
     // Pages of many repeated container tags (listings, a forum) and
     // articles, read one after the other through one memo: a cue from
     // the memo is the tag's own, and the page before leaves nothing.
-    let root = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/datasets/wcxb_dev/html"
-    );
+    let root = support::shared_path(env!("CARGO_MANIFEST_DIR"), "datasets/wcxb_dev/html")
+        .display()
+        .to_string();
     let mut memo = CueMemo::default();
     let (mut tags, mut hits) = (0, 0);
     for id in ["dev-2908", "dev-2920", "dev-0514", "dev-0001", "dev-2936"] {
