@@ -2,13 +2,24 @@
 //! input.
 
 use super::{Metadata, MetadataReader, MetadataSettings};
+use crate::density::landmarks::{self, Landmarks};
 use std::time::Instant;
+
+/// The landmarks of `html`, as the element-based algorithms collect them
+/// (the same as the counting pass notes: `landmarks` tests).
+fn landmarks_of(html: &str) -> Landmarks {
+    let mut found = Landmarks::default();
+    landmarks::collect(html.as_bytes(), &mut found);
+    found
+}
 
 fn read(html: &str) -> Metadata {
     let mut out = Metadata::default();
     MetadataReader::new(MetadataSettings::default()).read(
         html,
         Some("https://a.example/x/y"),
+        &landmarks_of(html),
+        None,
         &mut out,
     );
     out
@@ -158,9 +169,12 @@ fn wcxb(id: &str) -> Metadata {
         .find(|v| v["id"] == id)
         .and_then(|v| v["url"].as_str().map(str::to_owned));
     let mut out = Metadata::default();
+    let html = String::from_utf8_lossy(&raw);
     MetadataReader::new(MetadataSettings::default()).read(
-        &String::from_utf8_lossy(&raw),
+        &html,
         url.as_deref(),
+        &landmarks_of(&html),
+        None,
         &mut out,
     );
     out
