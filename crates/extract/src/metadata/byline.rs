@@ -96,7 +96,7 @@ const TIME_AFTER: usize = 1000;
 /// How far around the start of the selected main text the body fallback
 /// reads: a byline sits just above or below the text (posts show their
 /// author in the line above, articles in a box under the title).
-const MAIN_BEFORE: usize = 5000;
+const MAIN_BEFORE: usize = 12_000;
 const MAIN_AFTER: usize = 2500;
 
 /// The body fallback's windows besides the title's: around the first
