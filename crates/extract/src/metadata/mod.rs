@@ -4,8 +4,8 @@
 //! its bytes but on a page that names no author or no publish date where
 //! the landmarks lead.
 //!
-//! The counting pass ([`crate::density::scan`]) notes where the tags read
-//! here are, the page's [`Landmarks`]: its `<meta>` and `<link>` tags, its
+//! The counting pass (`density::scan`) notes where the tags read
+//! here are, the page's landmarks (`density::landmarks`): its `<meta>` and `<link>` tags, its
 //! JSON-LD scripts, its first `<h1>` tags, its `<time>` tags and where its
 //! head ends. The reader takes them as they are and reads only those tags'
 //! attributes and a few bounded windows around them:

@@ -332,3 +332,23 @@ fn titles_whose_windows_reach_past_the_end_of_the_page() {
     .expect("gzip");
     read_within_ten_seconds(String::from_utf8_lossy(&html).into_owned());
 }
+
+#[test]
+fn hostile_landmarks_read_in_linear_time() {
+    // 100,000 `<meta>` tags: the reader reads the first the pass noted.
+    let m = read_within_ten_seconds(format!(
+        "<head>{}<meta name=author content='Ann Lee'></head><body><h1>T</h1></body>",
+        "<meta name=x content=y>".repeat(100_000)
+    ));
+    assert_eq!(m.author, None);
+    // An `<h1>` every 10 bytes, a `<time>` every 30, a page ending inside
+    // a tag: every window stays bounded.
+    let m = read_within_ten_seconds(format!(
+        "<body>{}{}<p>By Ann Lee</p><meta name=\"author",
+        "<h1>T</h1>".repeat(100_000),
+        "<time>x</time><i class=author>".repeat(30_000)
+    ));
+    assert_eq!(m.date_published, None);
+    let m = read_within_ten_seconds("<head><meta name=author content='Ann Lee'><h1".into());
+    assert_eq!(m.author.as_deref(), Some("Ann Lee"));
+}
