@@ -59,6 +59,7 @@ fn kernel(c: &mut Criterion) {
     });
     let mut lines = Vec::new();
     let mut memo = crawlsift_extract::density::cleaning::CueMemo::default();
+    let mut landmarks = crawlsift_extract::density::landmarks::Landmarks::default();
     group.bench_function("scan_reference", |b| {
         b.iter(|| {
             pages
@@ -70,6 +71,7 @@ fn kernel(c: &mut Criterion) {
                         &ReferenceCounter,
                         &mut lines,
                         &mut memo,
+                        &mut landmarks,
                     );
                     black_box(lines.len())
                 })

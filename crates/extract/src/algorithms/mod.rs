@@ -15,6 +15,7 @@ pub mod page_type;
 
 use crate::budget::{Budget, PageTimeout};
 use crate::charset;
+use crate::density::landmarks::{self, Landmarks};
 use crate::density::markdown::Markdown;
 use crate::density::{text::TextSink, Columns, Rules, Scratch, Selection};
 use crate::metadata::{Metadata, MetadataReader, MetadataSettings};
@@ -413,7 +414,19 @@ impl Extractor {
             Family::Elements(kind) => {
                 let decoded = charset::decode_sniffed(raw, sniffed, &mut self.decoded);
                 let html = decoded.text;
-                Self::read_metadata(&mut self.metadata, html, url, &mut self.page_metadata);
+                if self.metadata.is_some() {
+                    // No counting pass here to note the landmarks: a walk
+                    // over the tags of its own does.
+                    landmarks::collect(html.as_bytes(), &mut self.scratch.landmarks);
+                }
+                Self::read_metadata(
+                    &mut self.metadata,
+                    html,
+                    url,
+                    &self.scratch.landmarks,
+                    None,
+                    &mut self.page_metadata,
+                );
                 budget.check()?;
                 let counts = self.elements.extract(
                     kind,
@@ -447,8 +460,6 @@ impl Extractor {
             .then(|| self.scratch.scan(raw, density.rules));
         let decoded = charset::decode_sniffed(raw, sniffed, &mut self.decoded);
         let html = decoded.text;
-        Self::read_metadata(&mut self.metadata, html, url, &mut self.page_metadata);
-        budget.check()?;
         let summary = match early {
             Some(summary) if decoded.borrows(raw) => summary,
             _ => self.scratch.scan(html.as_bytes(), density.rules),
@@ -484,6 +495,20 @@ impl Extractor {
         if let Some(markdown) = &mut self.markdown {
             markdown.finish();
         }
+        // The scan noted where the tags the metadata reads are; the
+        // selection tells where the main text starts.
+        let main_start = selection
+            .and_then(|s| self.scratch.lines.get(s.lines.0))
+            .map(|line| line.start as usize);
+        Self::read_metadata(
+            &mut self.metadata,
+            html,
+            url,
+            &self.scratch.landmarks,
+            main_start,
+            &mut self.page_metadata,
+        );
+        budget.check()?;
         let (page_type, confidence, cues) = if density.choice == Choice::Chain {
             let cues = &mut self.plus.cues;
             cues.read_declared(html.as_bytes());
@@ -513,16 +538,19 @@ impl Extractor {
         })
     }
 
-    /// Reads the page's metadata when the extractor reads it; clears it
-    /// otherwise.
+    /// Reads the page's metadata from its `landmarks` (and around
+    /// `main_start`, where the selected main text starts) when the
+    /// extractor reads it; clears it otherwise.
     fn read_metadata(
         reader: &mut Option<MetadataReader>,
         html: &str,
         url: Option<&str>,
+        landmarks: &Landmarks,
+        main_start: Option<usize>,
         out: &mut Metadata,
     ) {
         match reader {
-            Some(reader) => reader.read(html, url, out),
+            Some(reader) => reader.read(html, url, landmarks, main_start, out),
             None => *out = Metadata::default(),
         }
     }

@@ -13,6 +13,7 @@
 
 pub mod cleaning;
 pub mod kernel;
+pub mod landmarks;
 pub mod markdown;
 mod names;
 pub mod nested;
@@ -106,6 +107,8 @@ pub struct Scratch {
     cues: cleaning::CueMemo,
     /// The positive regions of the density profile, from [`Scratch::profile`].
     pub regions: Vec<Region>,
+    /// Where the tags the metadata reads are, from [`Scratch::scan`].
+    pub landmarks: landmarks::Landmarks,
 }
 
 /// How an algorithm reads a line: its above-axis and below-axis counts.
@@ -124,7 +127,10 @@ pub struct Selection {
 impl Scratch {
     /// The bytes its buffers hold on the heap.
     pub fn heap_bytes(&self) -> usize {
-        crate::heap_bytes(&self.lines) + self.cues.heap_bytes() + crate::heap_bytes(&self.regions)
+        crate::heap_bytes(&self.lines)
+            + self.cues.heap_bytes()
+            + crate::heap_bytes(&self.regions)
+            + self.landmarks.heap_bytes()
     }
 
     /// Step 1: splits `html` into counted lines, with the kernels this
@@ -136,6 +142,7 @@ impl Scratch {
             rules: Rules,
             lines: &'a mut Vec<Line>,
             cues: &'a mut cleaning::CueMemo,
+            landmarks: &'a mut landmarks::Landmarks,
         }
         impl kernel::Task for Scan<'_> {
             type Output = ScanSummary;
@@ -147,6 +154,7 @@ impl Scratch {
                     &kernel::BlockCounter(isa),
                     self.lines,
                     self.cues,
+                    self.landmarks,
                 )
             }
         }
@@ -155,6 +163,7 @@ impl Scratch {
             rules,
             lines: &mut self.lines,
             cues: &mut self.cues,
+            landmarks: &mut self.landmarks,
         })
     }
 

@@ -192,6 +192,7 @@ mod tests {
             &BlockCounter(Baseline),
             &mut lines,
             &mut Default::default(),
+            &mut Default::default(),
         );
         let mut cues = vec![None; lines.len()];
         nested_marks(html.as_bytes(), &lines, 0..=lines.len(), |i, cue| {

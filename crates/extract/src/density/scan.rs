@@ -19,6 +19,7 @@
 
 use super::cleaning::{Cue, CueMemo, Tracker};
 use super::kernel::TextCounter;
+use super::landmarks::Landmarks;
 use super::tags::{self, Markup, TagClass};
 use super::Cleaning;
 use memchr::memchr_iter;
@@ -105,7 +106,8 @@ pub struct ScanSummary {
 pub const MAX_PAGE: usize = u32::MAX as usize;
 
 /// Splits `html` into virtual lines with their counts, into `lines`
-/// (cleared first). Always inlined, so that each copy of the pass
+/// (cleared first), and notes the page's [`Landmarks`] for the metadata
+/// reader into `landmarks` (cleared first). Always inlined, so that each copy of the pass
 /// [`super::kernel::dispatch`] compiles holds its kernels inline.
 #[inline(always)]
 pub fn scan<C: TextCounter>(
@@ -114,8 +116,10 @@ pub fn scan<C: TextCounter>(
     counter: &C,
     lines: &mut Vec<Line>,
     memo: &mut CueMemo,
+    landmarks: &mut Landmarks,
 ) -> ScanSummary {
     let html = html.get(..html.len().min(MAX_PAGE)).unwrap_or_default();
+    landmarks.clear();
     let mut lines = LineBuilder {
         lines,
         current: Line::default(),
@@ -180,6 +184,7 @@ pub fn scan<C: TextCounter>(
                 if summary.title.is_none() {
                     summary.title = title;
                 }
+                landmarks.dropped(html, pos, tag.end);
             }
             Markup::Element {
                 class: TagClass::Anchor,
@@ -189,7 +194,13 @@ pub fn scan<C: TextCounter>(
             } => {
                 links.on_anchor(&mut lines, closing, attrs, len);
             }
-            Markup::Element { class, closing, .. } => {
+            Markup::Element {
+                class,
+                closing,
+                name,
+                ..
+            } => {
+                landmarks.element(class, name, closing, pos, tag.end);
                 let boundary = matches!(class, TagClass::Block(_) | TagClass::Cell);
                 if boundary && !closing {
                     lines.break_at(pos);
@@ -501,6 +512,7 @@ mod tests {
             &BlockCounter(Baseline),
             &mut out,
             &mut CueMemo::default(),
+            &mut Landmarks::default(),
         );
         out
     }
@@ -589,6 +601,7 @@ mod tests {
                             &BlockCounter(Baseline),
                             &mut out,
                             &mut CueMemo::default(),
+                            &mut Landmarks::default(),
                         );
                         let mut run = 0;
                         for line in &out {
@@ -678,6 +691,7 @@ mod tests {
             &BlockCounter(Baseline),
             &mut out,
             &mut CueMemo::default(),
+            &mut Landmarks::default(),
         );
         out
     }
@@ -738,10 +752,10 @@ mod tests {
         fn fast_scan_equals_reference(html in "(<p>|</p>|<a href=x>|</a>|<br>|&amp;|&nbsp;|<script>|</script>|<!--|-->|<|>|&|[a-z ]{0,6}|\u{4e2d}|\u{0627}){0,80}") {
             for rule in [LinkRule::Keep, LinkRule::DropLinks, LinkRule::DropAttributes, LinkRule::Normalise] {
                 let mut reference = Vec::new();
-                let b = scan(html.as_bytes(), Rules::papers(rule), &ReferenceCounter, &mut reference, &mut CueMemo::default());
+                let b = scan(html.as_bytes(), Rules::papers(rule), &ReferenceCounter, &mut reference, &mut CueMemo::default(), &mut Landmarks::default());
                 for_each_isa!(|isa| {
                     let mut fast = Vec::new();
-                    let a = scan(html.as_bytes(), Rules::papers(rule), &BlockCounter(isa), &mut fast, &mut CueMemo::default());
+                    let a = scan(html.as_bytes(), Rules::papers(rule), &BlockCounter(isa), &mut fast, &mut CueMemo::default(), &mut Landmarks::default());
                     prop_assert_eq!(a, b);
                     prop_assert_eq!(&fast, &reference);
                 });
@@ -751,10 +765,10 @@ mod tests {
         #[test]
         fn arbitrary_bytes_scan_the_same(html in proptest::collection::vec(any::<u8>(), 0..300)) {
             let mut reference = Vec::new();
-            scan(&html, Rules::papers(LinkRule::Normalise), &ReferenceCounter, &mut reference, &mut CueMemo::default());
+            scan(&html, Rules::papers(LinkRule::Normalise), &ReferenceCounter, &mut reference, &mut CueMemo::default(), &mut Landmarks::default());
             for_each_isa!(|isa| {
                 let mut fast = Vec::new();
-                scan(&html, Rules::papers(LinkRule::Normalise), &BlockCounter(isa), &mut fast, &mut CueMemo::default());
+                scan(&html, Rules::papers(LinkRule::Normalise), &BlockCounter(isa), &mut fast, &mut CueMemo::default(), &mut Landmarks::default());
                 prop_assert_eq!(&fast, &reference);
             });
         }

@@ -1,8 +1,14 @@
-//! The body's fallbacks, read only when the head and JSON-LD gave no
-//! author or no publish date, over at most
-//! [`super::MetadataSettings::body_limit`] bytes after the head: `itemprop`
-//! microdata, `<meta>` in the body, `<time datetime>`, and visible bylines
-//! (`rel=author`, an element whose class names an author or byline).
+//! What the body shows around its landmarks: the dateline and byline
+//! under the title ([`around_title`], on every page), and the body's
+//! fallbacks, read only when the head and JSON-LD gave no author or no
+//! publish date: the body's `<meta>` and `<time datetime>` tags the
+//! counting pass noted ([`Landmarks`]) and, in bounded windows around the
+//! first `<h1>` and `<time>` tags and the start of the selected main text
+//! ([`around_landmarks`]), the tags holding `itemprop` microdata or a
+//! byline (`rel=author`, an element whose class names an author, byline or
+//! date), all visited in page order ([`read`]). A page that still states
+//! no author or no publish date gets one pass over the start of its body
+//! ([`last_resort`]).
 //!
 //! A byline is what the page shows, so it is taken only when it reads as a
 //! name: short, no digits, no sentence punctuation; `By ` and the like are
@@ -11,8 +17,8 @@
 
 use super::tags::{Tag, Walk};
 use super::{head, Candidates, Field, MetadataSettings};
+use crate::density::landmarks::Landmarks;
 use aho_corasick::{AhoCorasick, MatchKind};
-use memchr::memmem;
 use std::sync::LazyLock;
 
 const RANK_ITEMPROP_DATE: u8 = 28;
@@ -28,13 +34,11 @@ const TEXT_LIMIT: usize = 400;
 const NAME_CHARS: usize = 60;
 const NAME_WORDS: usize = 7;
 
-/// Words one of which is in every tag the body fallback reads: searched
-/// for all at once (one leftmost-first Aho-Corasick pass over the bytes),
-/// so that only the tags around them are parsed, not every tag of the
-/// body. An occurrence the pass steps over (`date` in `updated`, `publish`
-/// sharing the `p` of `itemprop`) starts inside one it reports, with only
-/// letters between, so it lies in the same tag as that one: no tag is
-/// missed.
+/// Words one of which is in every tag [`visit`] reads (besides `<meta>`
+/// and `<time>`, which the counting pass notes): searched for all at once
+/// (one Aho-Corasick search) in the attributes of a window's tags, or over
+/// the bytes of the body by [`last_resort`], so that only those tags'
+/// attributes are read one by one.
 const TRIGGERS: &[&str] = &[
     "itemprop", "author", "byline", "date", "time", "publish", "updated",
 ];
@@ -47,12 +51,145 @@ static FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
         .expect("a few short literal words make an automaton")
 });
 
+/// Reads, in page order, the body's `<meta>` and `<time>` tags (those the
+/// counting pass noted) and the tags of the windows around the landmarks
+/// that hold microdata or a byline (`window_tags`, from [`around_title`]
+/// and [`around_landmarks`]), from `from`, the head's end, to
+/// [`MetadataSettings::body_limit`] bytes after it, for the author and
+/// dates the head lacked, until both are settled.
+pub fn read(
+    html: &str,
+    landmarks: &Landmarks,
+    window_tags: &mut Vec<(u32, u32)>,
+    from: usize,
+    settings: &MetadataSettings,
+    candidates: &mut Candidates,
+) {
+    let end = from.saturating_add(settings.body_limit).min(html.len());
+    let after = |tags: &[(u32, u32)]| tags.partition_point(|&(start, _)| (start as usize) < from);
+    window_tags.extend_from_slice(&landmarks.meta[after(&landmarks.meta)..]);
+    window_tags.extend_from_slice(&landmarks.time[after(&landmarks.time)..]);
+    window_tags.sort_unstable();
+    window_tags.dedup();
+    let mut text = String::new();
+    let mut entities = String::new();
+    for &(start, tag_end) in window_tags.iter() {
+        if (start as usize) < from {
+            continue;
+        }
+        if start as usize >= end
+            || candidates.settled(Field::Author) && candidates.settled(Field::DatePublished)
+        {
+            return;
+        }
+        if let Some(tag) = Tag::at(html, start as usize, tag_end as usize) {
+            visit(html, &tag, candidates, &mut text, &mut entities);
+        }
+    }
+}
+
+/// How many `<time>` tags the body fallback reads around, and how far:
+/// a byline sits beside the date it shows.
+const TIME_WINDOWS: usize = 3;
+const TIME_BEFORE: usize = 1500;
+const TIME_AFTER: usize = 1000;
+/// How far around the start of the selected main text the body fallback
+/// reads: a byline sits just above or below the text (posts show their
+/// author in the line above, articles in a box under the title).
+const MAIN_BEFORE: usize = 12_000;
+const MAIN_AFTER: usize = 2500;
+
+/// The body fallback's windows besides the title's: around the first
+/// [`TIME_WINDOWS`] `<time>` tags after `from` and around `main_start`,
+/// the start of the selected main text when there is one. The tags in
+/// them holding a [`TRIGGERS`] word (microdata, a byline) are noted into
+/// `window_tags` for [`read`]. Each byte is walked at most once.
+pub fn around_landmarks(
+    html: &str,
+    landmarks: &Landmarks,
+    from: usize,
+    main_start: Option<usize>,
+    window_tags: &mut Vec<(u32, u32)>,
+) {
+    let mut windows: Vec<(usize, usize)> = landmarks
+        .time
+        .iter()
+        .map(|&(start, _)| start as usize)
+        .filter(|&start| start >= from)
+        .take(TIME_WINDOWS)
+        .map(|at| {
+            (
+                at.saturating_sub(TIME_BEFORE),
+                at.saturating_add(TIME_AFTER),
+            )
+        })
+        .chain(main_start.map(|at| {
+            (
+                at.saturating_sub(MAIN_BEFORE),
+                at.saturating_add(MAIN_AFTER),
+            )
+        }))
+        .collect();
+    windows.sort_unstable();
+    let mut walked_to = from;
+    for (start, end) in windows {
+        let mut start = start.max(walked_to).min(html.len());
+        let end = end.min(html.len());
+        while !html.is_char_boundary(start) {
+            start += 1;
+        }
+        if start >= end {
+            continue;
+        }
+        walked_to = end;
+        let mut walk = Walk::new(html, start, end);
+        while let Some(tag) = walk.next() {
+            // `<noscript>` is walked into: forum software serves its
+            // posts there.
+            if !tag.closing
+                && ["script", "style", "svg", "template"]
+                    .iter()
+                    .any(|n| tag.is(n))
+            {
+                walk.skip_content(tag.name);
+            } else {
+                note_trigger(&tag, window_tags);
+            }
+        }
+    }
+}
+
+/// Notes `tag` into `window_tags` when it is a start tag other than
+/// `<meta>` and `<time>` (which the counting pass notes) whose attributes
+/// hold a [`TRIGGERS`] word.
+fn note_trigger(tag: &Tag<'_>, window_tags: &mut Vec<(u32, u32)>) {
+    let read = !tag.closing
+        && !tag.attributes.is_empty()
+        && !tag.is("meta")
+        && !tag.is("time")
+        && FINDER.is_match(tag.attributes);
+    if read {
+        window_tags.push((tag.start as u32, tag.end as u32));
+    }
+}
+
 /// How far before a trigger word its tag's `<` may be.
 const TAG_REACH: usize = 400;
 
-/// Reads the body from `from`, for the author and dates the head lacked:
-/// the tags holding a [`TRIGGERS`] word, in page order.
-pub fn read(html: &str, from: usize, settings: &MetadataSettings, candidates: &mut Candidates) {
+/// The last resort, for a page that states no author or no publish date
+/// anywhere the landmarks lead to: the tags holding a [`TRIGGERS`] word in
+/// the first [`MetadataSettings::body_limit`] bytes after the head (at
+/// `from`), in page order, found with one Aho-Corasick pass over those
+/// bytes (an occurrence the pass steps over, `date` in `updated`, starts
+/// inside one it reports, with only letters between, so it lies in the
+/// same tag). This is the one pass over the page's bytes the metadata
+/// makes, and only on such pages.
+pub fn last_resort(
+    html: &str,
+    from: usize,
+    settings: &MetadataSettings,
+    candidates: &mut Candidates,
+) {
     let end = from.saturating_add(settings.body_limit).min(html.len());
     let Some(body) = html.as_bytes().get(from..end) else {
         return;
@@ -124,38 +261,35 @@ pub struct Shown {
 
 /// The dateline and byline of a page: the first date and the first
 /// `By <name>` shown as text around its title (from a little before one of
-/// its first `<h1>` to a few kilobytes after), as blogs and articles show
-/// them under or over their headline, with or without a label (`Published
-/// on`, `Updated:`; a date after `Joined` or `Member since` is a forum
-/// member's, not the page's). A `<time datetime>` there is the date it
-/// states, whatever its text shows (`Yesterday at 4:25 AM`). `memmem`
-/// searches for `<h1` and walks over at most
+/// its first `<h1>` after `from`, the head's end, to a few kilobytes
+/// after), as blogs and articles show them under or over their headline,
+/// with or without a label (`Published on`, `Updated:`; a date after
+/// `Joined` or `Member since` is a forum member's, not the page's). A
+/// `<time datetime>` there is the date it states, whatever its text shows
+/// (`Yesterday at 4:25 AM`). The `<h1>` are the counting pass's
+/// ([`Landmarks::h1`]); the walks cover at most
 /// [`DATELINE_H1S`] × ([`DATELINE_BEFORE`] + [`DATELINE_AFTER`]) bytes.
-pub fn around_title(html: &str, from: usize, text: &mut String, entities: &mut String) -> Shown {
+/// With `window_tags`, the tags of those windows that hold microdata or a
+/// byline are noted there for [`read`].
+pub fn around_title(
+    html: &str,
+    landmarks: &Landmarks,
+    from: usize,
+    candidates: &mut Candidates,
+    mut window_tags: Option<&mut Vec<(u32, u32)>>,
+) -> Shown {
     let mut shown = Shown::default();
-    let bytes = html.as_bytes();
-    let end = from.saturating_add(H1_REACH).min(bytes.len());
-    let Some(region) = bytes.get(from..end) else {
-        return shown;
-    };
-    let is_h1 = |at: &usize| {
-        region
-            .get(at + 3)
-            .is_some_and(|&b| b == b'>' || b.is_ascii_whitespace())
-    };
-    let mut lower = memmem::find_iter(region, b"<h1").filter(is_h1).peekable();
-    let mut upper = memmem::find_iter(region, b"<H1").filter(is_h1).peekable();
+    let end = from.saturating_add(H1_REACH).min(html.len());
+    let mut text = std::mem::take(&mut candidates.text);
+    let mut entities = std::mem::take(&mut candidates.entities);
     let mut searched_to = from;
-    for _ in 0..DATELINE_H1S {
-        // The next `<h1` or `<H1`, in page order.
-        let Some(h1) = (match (lower.peek(), upper.peek()) {
-            (Some(&l), Some(&u)) if u < l => upper.next(),
-            (Some(_), _) => lower.next(),
-            (None, _) => upper.next(),
-        }) else {
-            break;
-        };
-        let h1 = from + h1;
+    let h1s = landmarks
+        .h1
+        .iter()
+        .map(|&h1| h1 as usize)
+        .filter(|&h1| h1 >= from && h1 < end)
+        .take(DATELINE_H1S);
+    for h1 in h1s {
         // Both ends stay within the page: a window that reached its end
         // leaves the next one empty (a start past the end is no boundary).
         let mut start = h1
@@ -166,90 +300,115 @@ pub fn around_title(html: &str, from: usize, text: &mut String, entities: &mut S
             start += 1;
         }
         searched_to = h1.saturating_add(DATELINE_AFTER).min(html.len());
-        window(html, start, searched_to, text, entities, &mut shown);
-        if shown.date.is_some() && shown.author.is_some() {
+        let mut window = Window {
+            html,
+            text: &mut text,
+            entities: &mut entities,
+            shown: &mut shown,
+            window_tags: window_tags.as_deref_mut(),
+        };
+        window.walk(start, searched_to);
+        if shown.date.is_some() && shown.author.is_some() && window_tags.is_none() {
             break;
         }
     }
+    candidates.text = text;
+    candidates.entities = entities;
     shown
 }
 
-/// The first date and byline shown as text in `html[start..end]` (see
-/// [`around_title`]), into `shown` where it has none yet.
-fn window(
-    html: &str,
-    start: usize,
-    end: usize,
-    text: &mut String,
-    entities: &mut String,
-    shown: &mut Shown,
-) {
-    let mut walk = Walk::new(html, start, end);
-    // The text before the first tag of the window may be inside a tag.
-    let mut at = None;
-    let mut updated_label = false;
-    let mut member_label = false;
-    let mut by_label = false;
-    while let Some(tag) = walk.next() {
-        if let Some(segment) = at
-            .filter(|&at| at < tag.start)
-            .and_then(|at| html.get(at..tag.start))
-        {
-            // Comments (`<!-- -->` between React's text nodes) part
-            // pieces of text.
-            for piece in segment.split("-->") {
-                let piece = piece.split("<!--").next().unwrap_or_default();
-                super::decode_into(piece, text, entities);
-                let label = text
-                    .trim()
-                    .trim_end_matches([':', ' '])
-                    .to_ascii_lowercase();
-                if label.is_empty() {
-                    continue;
-                }
-                // Every date shown has a digit: text without one is not
-                // tried against the layouts.
-                if shown.date.is_none() && !member_label && text.bytes().any(|b| b.is_ascii_digit())
-                {
-                    if let Some((date, updated)) = text_date(text) {
-                        shown.date = Some((date, updated || updated_label));
+/// One window around a title (see [`around_title`]).
+struct Window<'w, 'h> {
+    html: &'h str,
+    text: &'w mut String,
+    entities: &'w mut String,
+    shown: &'w mut Shown,
+    /// Where the window's tags holding microdata or a byline are noted,
+    /// when the body fallback is on.
+    window_tags: Option<&'w mut Vec<(u32, u32)>>,
+}
+
+impl Window<'_, '_> {
+    /// Walks `html[start..end]`: the first date and byline shown as text,
+    /// into `shown` where it has none yet, and with the fallback on, the
+    /// tags holding a [`TRIGGERS`] word into `window_tags`.
+    fn walk(&mut self, start: usize, end: usize) {
+        let html = self.html;
+        let mut walk = Walk::new(html, start, end);
+        // The text before the first tag of the window may be inside a tag.
+        let mut at = None;
+        let mut updated_label = false;
+        let mut member_label = false;
+        let mut by_label = false;
+        let mut texts_done = false;
+        while let Some(tag) = walk.next() {
+            if let Some(segment) = at
+                .filter(|&at| !texts_done && at < tag.start)
+                .and_then(|at| html.get(at..tag.start))
+            {
+                for piece in text_pieces(segment) {
+                    super::decode_into(piece, self.text, self.entities);
+                    let label = self.text.trim().trim_end_matches([':', ' ']);
+                    if label.is_empty() {
+                        continue;
                     }
+                    let shown = &mut *self.shown;
+                    // Every date shown has a digit: text without one is not
+                    // tried against the layouts.
+                    if shown.date.is_none()
+                        && !member_label
+                        && self.text.bytes().any(|b| b.is_ascii_digit())
+                    {
+                        if let Some((date, updated)) = text_date(self.text) {
+                            shown.date = Some((date, updated || updated_label));
+                        }
+                    }
+                    if shown.author.is_none() {
+                        shown.author = text_byline(self.text, by_label);
+                    }
+                    if shown.date.is_some() && shown.author.is_some() {
+                        texts_done = true;
+                        break;
+                    }
+                    let is = |labels: &[&str]| labels.iter().any(|l| label.eq_ignore_ascii_case(l));
+                    updated_label = is(&[
+                        "updated",
+                        "last updated",
+                        "modified",
+                        "last modified",
+                        "updated on",
+                    ]);
+                    member_label = is_member_label(label);
+                    by_label = is(&["by", "written by", "author", "words by"]);
                 }
-                if shown.author.is_none() {
-                    shown.author = text_byline(text, by_label);
-                }
-                if shown.date.is_some() && shown.author.is_some() {
-                    return;
-                }
-                updated_label = matches!(
-                    label.as_str(),
-                    "updated" | "last updated" | "modified" | "last modified" | "updated on"
-                );
-                member_label = is_member_label(&label);
-                by_label = matches!(label.as_str(), "by" | "written by" | "author" | "words by");
             }
+            if texts_done && self.window_tags.is_none() {
+                return;
+            }
+            if !tag.closing
+                && ["script", "style", "svg", "noscript", "template"]
+                    .iter()
+                    .any(|n| tag.is(n))
+            {
+                walk.skip_content(tag.name);
+            } else if let Some(window_tags) = self.window_tags.as_deref_mut() {
+                note_trigger(&tag, window_tags);
+            }
+            if self.shown.date.is_none() && !member_label && !tag.closing && tag.is("time") {
+                self.shown.date = time_date(html, &tag, updated_label);
+            }
+            at = Some(walk.position());
         }
-        if !tag.closing
-            && ["script", "style", "svg", "noscript", "template"]
-                .iter()
-                .any(|n| tag.is(n))
-        {
-            walk.skip_content(tag.name);
-        }
-        if shown.date.is_none() && !member_label && !tag.closing && tag.is("time") {
-            shown.date = time_date(html, &tag, updated_label);
-        }
-        at = Some(walk.position());
     }
 }
 
-/// Whether a label (lowercase, its colon dropped) says the date after it
-/// is when a member joined a forum (`Joined`, `Member since`,
-/// `Registered`), which is not the page's date.
+/// Whether a label (its colon dropped) says the date after it is when a
+/// member joined a forum (`Joined`, `Member since`, `Registered`), which
+/// is not the page's date.
 fn is_member_label(label: &str) -> bool {
     ["joined", "join date", "member since", "registered"]
         .iter()
-        .any(|l| label.starts_with(l))
+        .any(|l| label.get(..l.len()).is_some_and(|p| p.eq_ignore_ascii_case(l)))
 }
 
 /// The date a `<time>` element shows, as its `datetime` states it (the
@@ -279,6 +438,21 @@ fn time_date(html: &str, tag: &Tag<'_>, updated_label: bool) -> Option<(String, 
         }
     }
     Some((date, updated_label || class_updated || text_updated))
+}
+
+/// The pieces of text of a segment between two tags: none when it is
+/// only whitespace; comments (`<!-- -->` between React's text nodes) part
+/// pieces.
+fn text_pieces(segment: &str) -> impl Iterator<Item = &str> {
+    let blank = segment.bytes().all(|b| b.is_ascii_whitespace());
+    let commented = !blank && memchr::memchr(b'-', segment.as_bytes()).is_some();
+    let whole = (!blank && !commented).then_some(segment);
+    let parts = commented.then(|| {
+        segment
+            .split("-->")
+            .map(|piece| piece.split("<!--").next().unwrap_or_default())
+    });
+    whole.into_iter().chain(parts.into_iter().flatten())
 }
 
 /// The name a piece of shown text gives as its author: `By Jane Doe`

@@ -1,10 +1,12 @@
 //! The head: `<meta>` (OpenGraph and `article:*`, `name=author|date|…`,
-//! Dublin Core, `itemprop`) and `<link rel=canonical>`, read in one walk
-//! that stops at `</head>`, `<body>` or after
-//! [`super::MetadataSettings::head_limit`] bytes.
+//! Dublin Core, `itemprop`) and `<link rel=canonical>`, the tags the
+//! counting pass noted ([`Landmarks::meta`]) before the head's end
+//! (`</head>`, `<body>`, at most [`super::MetadataSettings::head_limit`]
+//! bytes in): only those tags' attributes are read.
 
-use super::tags::{Tag, Walk};
+use super::tags::Tag;
 use super::{Candidates, Field, MetadataSettings};
+use crate::density::landmarks::Landmarks;
 
 /// The `<meta>` keys (`property`, `name`, `itemprop` or `http-equiv`,
 /// ASCII lowercase) read, the field each gives and its rank: a lower rank
@@ -68,29 +70,34 @@ const META: &[(&str, Field, u8)] = &[
 /// The rank of `<link rel=canonical>`.
 const RANK_CANONICAL: u8 = 10;
 
-/// Reads the head of `html`; returns where it ends (where a body walk
-/// starts).
-pub fn read(html: &str, settings: &MetadataSettings, candidates: &mut Candidates) -> usize {
-    let mut walk = Walk::new(html, 0, settings.head_limit);
-    while let Some(tag) = walk.next() {
-        if tag.closing {
-            if tag.is("head") {
-                return tag.end;
-            }
+/// Where the head of `html` ends (where the body starts): at the end the
+/// counting pass noted, at most [`MetadataSettings::head_limit`] bytes in;
+/// a page with neither `</head>` nor `<body>` is all head up to there.
+pub fn end(html: &str, landmarks: &Landmarks, settings: &MetadataSettings) -> usize {
+    landmarks
+        .head_end
+        .map_or(html.len(), |end| end as usize)
+        .min(settings.head_limit)
+        .min(html.len())
+}
+
+/// Reads the `<meta>` and `<link>` tags of the head, which ends at
+/// `head_end`.
+pub fn read(html: &str, landmarks: &Landmarks, head_end: usize, candidates: &mut Candidates) {
+    for &(start, end) in &landmarks.meta {
+        let (start, end) = (start as usize, end as usize);
+        if start >= head_end {
+            break;
+        }
+        let Some(tag) = Tag::at(html, start, end) else {
             continue;
-        }
-        if tag.is("body") {
-            return tag.start;
-        }
+        };
         if tag.is("meta") {
             meta(&tag, candidates);
         } else if tag.is("link") {
             link(&tag, candidates);
-        } else if tag.is("script") || tag.is("style") || tag.is("template") {
-            walk.skip_content(tag.name);
         }
     }
-    walk.position()
 }
 
 /// The rank of Slack's unfurl pair `twitter:label1` = `Written by`,

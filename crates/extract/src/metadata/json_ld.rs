@@ -1,5 +1,5 @@
 //! JSON-LD: the `<script type="application/ld+json">` blocks of the page,
-//! found with one `memmem` search over the bytes and parsed with
+//! as the counting pass noted them ([`Landmarks::json_ld`]), parsed with
 //! `serde_json` (linear in the script, depth-limited) into a [`Json`] that
 //! keeps only the keys read here (the rest is parsed and checked as JSON
 //! but not built), each up to
@@ -13,6 +13,7 @@
 //! of a list, are not the page's).
 
 use super::{Candidates, Field, MetadataSettings};
+use crate::density::landmarks::Landmarks;
 use memchr::memmem;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
@@ -83,39 +84,16 @@ const RANK_ORGANISATION_AUTHOR: u8 = 35;
 /// How many authors of one node are written (joined with `, `).
 const MAX_AUTHORS: usize = 5;
 
-/// Reads every JSON-LD script of `html` into `candidates`.
-pub fn read(html: &str, settings: &MetadataSettings, candidates: &mut Candidates) {
-    let bytes = html.as_bytes();
-    let finder = memmem::Finder::new(b"ld+json");
-    let mut at = 0;
-    let mut scripts = 0;
-    while scripts < settings.json_ld_scripts {
-        let Some(found) = finder.find(&bytes[at..]) else {
-            return;
-        };
-        let hit = at + found;
-        at = hit + 7;
-        // The `<script` this type belongs to, a few bytes before.
-        let from = hit.saturating_sub(256);
-        let Some(open) = memmem::rfind(&bytes[from..hit], b"<").map(|o| from + o) else {
-            continue;
-        };
-        if !bytes[open + 1..]
-            .get(..6)
-            .is_some_and(|n| n.eq_ignore_ascii_case(b"script"))
-        {
-            continue;
-        }
-        let Some(content_start) = memchr::memchr(b'>', &bytes[hit..]).map(|e| hit + e + 1) else {
-            return;
-        };
-        let content_end = match memmem::find(&bytes[content_start..], b"</script") {
-            Some(end) => content_start + end,
-            None => bytes.len(),
-        };
-        at = content_end;
-        scripts += 1;
-        let Some(script) = html.get(content_start..content_end) else {
+/// Reads the JSON-LD scripts of `html` (at most
+/// [`MetadataSettings::json_ld_scripts`]) into `candidates`.
+pub fn read(
+    html: &str,
+    landmarks: &Landmarks,
+    settings: &MetadataSettings,
+    candidates: &mut Candidates,
+) {
+    for &(start, end) in landmarks.json_ld.iter().take(settings.json_ld_scripts) {
+        let Some(script) = html.get(start as usize..end as usize) else {
             continue;
         };
         if script.len() > settings.json_ld_limit {

@@ -1,17 +1,28 @@
 //! Page metadata: `author`, `date_published`, `date_modified`, `site_name`,
 //! `description` and `canonical_url`, read beside the extraction at little
-//! cost: no DOM and no second parse of the page.
+//! cost: no DOM, no second parse of the page, and no pass of its own over
+//! its bytes but on a page that names no author or no publish date where
+//! the landmarks lead.
 //!
-//! - `head`: one walk over the `<head>` (bounded), for `<meta>`
-//!   (OpenGraph, `article:*`, `name=author|date|…`, Dublin Core,
-//!   `itemprop`) and `<link rel=canonical>`;
-//! - `json_ld`: the `application/ld+json` scripts, found with one
-//!   `memmem` search and parsed with `serde_json`, each within a size cap;
-//! - `byline`: only when those gave no author or no publish date, a
-//!   bounded walk over the start of the body (microdata, `<time>`,
-//!   bylines); and on every page, a walk over a few kilobytes around the
-//!   first `<h1>` elements for the date and `By <name>` shown under the
-//!   title (`byline::around_title`);
+//! The counting pass (`density::scan`) notes where the tags read
+//! here are, the page's landmarks (`density::landmarks`): its `<meta>` and `<link>` tags, its
+//! JSON-LD scripts, its first `<h1>` tags, its `<time>` tags and where its
+//! head ends. The reader takes them as they are and reads only those tags'
+//! attributes and a few bounded windows around them:
+//! - `head`: the `<meta>` (OpenGraph, `article:*`, `name=author|date|…`,
+//!   Dublin Core, `itemprop`) and `<link rel=canonical>` tags of the head;
+//! - `json_ld`: the `application/ld+json` scripts, parsed with
+//!   `serde_json`, each within a size cap;
+//! - `byline`: on every page, a walk over a few kilobytes around the first
+//!   `<h1>` elements for the date and `By <name>` shown under the title
+//!   (`byline::around_title`); and only when the head and JSON-LD gave no
+//!   author or no publish date, the body's `<meta>` and `<time>` tags and,
+//!   in windows around the `<h1>` and `<time>` tags and the start of the
+//!   selected main text, the tags holding microdata or a byline. Only a
+//!   page that still names no author or no publish date gets one pass of
+//!   the metadata's own over the bytes: a search for the trigger words of
+//!   those tags in the first [`MetadataSettings::body_limit`] bytes of its
+//!   body (`byline::last_resort`);
 //! - `dates`: dates parsed and written as ISO 8601, and the day a URL's
 //!   path states.
 //!
@@ -29,6 +40,7 @@ mod tags;
 #[cfg(test)]
 mod tests;
 
+use crate::density::landmarks::Landmarks;
 use crate::density::text::TextSink;
 
 pub use dates::parse as parse_date;
@@ -66,8 +78,8 @@ pub struct MetadataSettings {
     pub json_ld_limit: usize,
     /// The most JSON-LD scripts read on one page.
     pub json_ld_scripts: usize,
-    /// The most bytes of the body walked for a byline or `<time>`, when
-    /// the head and JSON-LD gave no author or publish date.
+    /// The most bytes of the body after the head whose tags are read for
+    /// an author or a publish date, when the head and JSON-LD gave none.
     pub body_limit: usize,
     /// The longest value kept, in bytes (a longer description is cut at a
     /// character boundary; a longer author or site name is dropped).
@@ -266,6 +278,8 @@ pub struct MetadataReader {
     settings: MetadataSettings,
     text: String,
     entities: String,
+    /// The tags the body fallback reads, reused from page to page.
+    window_tags: Vec<(u32, u32)>,
 }
 
 impl MetadataReader {
@@ -283,9 +297,18 @@ impl MetadataReader {
     }
 
     /// Reads the metadata of `html` (the page decoded to UTF-8) into `out`
-    /// (cleared first); a relative canonical URL is resolved against `url`
-    /// when it is given.
-    pub fn read(&mut self, html: &str, url: Option<&str>, out: &mut Metadata) {
+    /// (cleared first), from the tags and around the places `landmarks`
+    /// (the counting pass's, for this page) gives, and around `main_start`,
+    /// where the main text the extraction selected starts, if it is known;
+    /// a relative canonical URL is resolved against `url` when it is given.
+    pub fn read(
+        &mut self,
+        html: &str,
+        url: Option<&str>,
+        landmarks: &Landmarks,
+        main_start: Option<usize>,
+        out: &mut Metadata,
+    ) {
         *out = Metadata::default();
         let settings = self.settings;
         let mut candidates = Candidates {
@@ -296,17 +319,41 @@ impl MetadataReader {
             entities: std::mem::take(&mut self.entities),
             written_by_label: false,
         };
-        let head_end = head::read(html, &settings, &mut candidates);
-        json_ld::read(html, &settings, &mut candidates);
-        if !candidates.has_strong(Field::Author) || !candidates.has_strong(Field::DatePublished) {
-            byline::read(html, head_end, &settings, &mut candidates);
-        }
+        let head_end = head::end(html, landmarks, &settings);
+        head::read(html, landmarks, head_end, &mut candidates);
+        json_ld::read(html, landmarks, &settings, &mut candidates);
+        // Only when the head and JSON-LD name no author or no publish
+        // date, the body: its `<meta>` and `<time>` tags and, in windows
+        // around the landmarks, the tags holding microdata or a byline.
+        let fallback =
+            !candidates.has_strong(Field::Author) || !candidates.has_strong(Field::DatePublished);
+        let mut window_tags = std::mem::take(&mut self.window_tags);
+        window_tags.clear();
         let shown = byline::around_title(
             html,
+            landmarks,
             head_end,
-            &mut candidates.text,
-            &mut candidates.entities,
+            &mut candidates,
+            fallback.then_some(&mut window_tags),
         );
+        if fallback {
+            byline::around_landmarks(html, landmarks, head_end, main_start, &mut window_tags);
+            byline::read(
+                html,
+                landmarks,
+                &mut window_tags,
+                head_end,
+                &settings,
+                &mut candidates,
+            );
+            // An organisation as author is not yet the page's author.
+            let no_author = !candidates.settled(Field::Author) && shown.author.is_none();
+            let no_date = candidates.out.date_published.is_none() && shown.date.is_none();
+            if no_author || no_date {
+                byline::last_resort(html, head_end, &settings, &mut candidates);
+            }
+        }
+        self.window_tags = window_tags;
         if let Some(name) = &shown.author {
             if !candidates.settled(Field::Author) {
                 candidates.offer(Field::Author, RANK_BYLINE, name);

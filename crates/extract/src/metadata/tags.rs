@@ -24,6 +24,34 @@ pub struct Tag<'a> {
 }
 
 impl<'a> Tag<'a> {
+    /// The start tag `html[start..end]` (from its `<` to just past its
+    /// `>`, as the counting pass found it), its attributes read within
+    /// those bounds only; `None` when it is no start tag.
+    pub fn at(html: &'a str, start: usize, end: usize) -> Option<Tag<'a>> {
+        let bytes = html.as_bytes();
+        let name_start = start + 1;
+        let name_len = bytes
+            .get(name_start..end)?
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b':' | b'_'))
+            .count();
+        let attributes_start = name_start + name_len;
+        let attributes_end = if bytes.get(end - 1) == Some(&b'>') {
+            end - 1
+        } else {
+            end
+        };
+        (name_len > 0).then(|| Tag {
+            name: html.get(name_start..attributes_start).unwrap_or_default(),
+            closing: false,
+            attributes: html
+                .get(attributes_start..attributes_end.max(attributes_start))
+                .unwrap_or_default(),
+            start,
+            end,
+        })
+    }
+
     /// Whether the tag is named `name` (ASCII lowercase).
     pub fn is(&self, name: &str) -> bool {
         self.name.eq_ignore_ascii_case(name)
@@ -49,39 +77,48 @@ struct Attributes<'a>(&'a str);
 impl<'a> Iterator for Attributes<'a> {
     type Item = (&'a str, &'a str);
     fn next(&mut self) -> Option<Self::Item> {
-        let text = self
-            .0
-            .trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '/');
-        if text.is_empty() {
-            return None;
-        }
+        // Byte by byte: every byte looked for is ASCII, so every cut is
+        // at a character boundary.
+        let bytes = self.0.as_bytes();
+        let start = bytes
+            .iter()
+            .position(|&b| !(b.is_ascii_whitespace() || b == b'/'))?;
+        let text = &bytes[start..];
         let name_end = text
-            .find(|c: char| c.is_ascii_whitespace() || c == '=' || c == '/')
-            .unwrap_or(text.len());
-        let name_end = name_end.max(1).min(text.len());
-        let name = &text[..name_end];
-        let rest = text[name_end..].trim_start_matches(|c: char| c.is_ascii_whitespace());
-        let Some(rest) = rest.strip_prefix('=') else {
-            self.0 = rest;
+            .iter()
+            .position(|&b| b.is_ascii_whitespace() || b == b'=' || b == b'/')
+            .unwrap_or(text.len())
+            .max(1)
+            .min(text.len());
+        let name_end = start + name_end;
+        let name = self.0.get(start..name_end).unwrap_or_default();
+        let mut at = name_end;
+        while bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+            at += 1;
+        }
+        if bytes.get(at) != Some(&b'=') {
+            self.0 = self.0.get(at..).unwrap_or_default();
             return Some((name, ""));
-        };
-        let rest = rest.trim_start_matches(|c: char| c.is_ascii_whitespace());
-        let (value, after) = match rest.as_bytes().first() {
-            Some(&quote @ (b'"' | b'\'')) => {
-                let body = &rest[1..];
-                match memchr(quote, body.as_bytes()) {
-                    Some(end) => (&body[..end], &body[end + 1..]),
-                    None => (body, ""),
-                }
-            }
+        }
+        at += 1;
+        while bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+            at += 1;
+        }
+        let (value, after) = match bytes.get(at) {
+            Some(&quote @ (b'"' | b'\'')) => match memchr(quote, &bytes[at + 1..]) {
+                Some(end) => (at + 1..at + 1 + end, at + 1 + end + 1),
+                None => (at + 1..bytes.len(), bytes.len()),
+            },
             _ => {
-                let end = rest
-                    .find(|c: char| c.is_ascii_whitespace())
-                    .unwrap_or(rest.len());
-                (&rest[..end], &rest[end..])
+                let end = bytes[at..]
+                    .iter()
+                    .position(u8::is_ascii_whitespace)
+                    .map_or(bytes.len(), |end| at + end);
+                (at..end, end)
             }
         };
-        self.0 = after;
+        let value = self.0.get(value).unwrap_or_default();
+        self.0 = self.0.get(after..).unwrap_or_default();
         Some((name, value))
     }
 }

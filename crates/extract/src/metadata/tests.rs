@@ -2,15 +2,26 @@
 //! input.
 
 use super::{Metadata, MetadataReader, MetadataSettings};
+use crate::density::landmarks::{self, Landmarks};
 use std::time::Instant;
 
 use crate::test_shared as support;
+
+/// The landmarks of `html`, as the element-based algorithms collect them
+/// (the same as the counting pass notes: `landmarks` tests).
+fn landmarks_of(html: &str) -> Landmarks {
+    let mut found = Landmarks::default();
+    landmarks::collect(html.as_bytes(), &mut found);
+    found
+}
 
 fn read(html: &str) -> Metadata {
     let mut out = Metadata::default();
     MetadataReader::new(MetadataSettings::default()).read(
         html,
         Some("https://a.example/x/y"),
+        &landmarks_of(html),
+        None,
         &mut out,
     );
     out
@@ -157,9 +168,12 @@ fn wcxb(id: &str) -> Metadata {
         .find(|v| v["id"] == id)
         .and_then(|v| v["url"].as_str().map(str::to_owned));
     let mut out = Metadata::default();
+    let html = String::from_utf8_lossy(&raw);
     MetadataReader::new(MetadataSettings::default()).read(
-        &String::from_utf8_lossy(&raw),
+        &html,
         url.as_deref(),
+        &landmarks_of(&html),
+        None,
         &mut out,
     );
     out
@@ -272,7 +286,13 @@ fn a_shown_date_with_its_label() {
 
 fn read_at(html: &str, url: &str) -> Metadata {
     let mut out = Metadata::default();
-    MetadataReader::new(MetadataSettings::default()).read(html, Some(url), &mut out);
+    MetadataReader::new(MetadataSettings::default()).read(
+        html,
+        Some(url),
+        &landmarks_of(html),
+        None,
+        &mut out,
+    );
     out
 }
 
@@ -439,4 +459,24 @@ fn titles_whose_windows_reach_past_the_end_of_the_page() {
     )
     .expect("gzip");
     read_within_ten_seconds(String::from_utf8_lossy(&html).into_owned());
+}
+
+#[test]
+fn hostile_landmarks_read_in_linear_time() {
+    // 100,000 `<meta>` tags: the reader reads the first the pass noted.
+    let m = read_within_ten_seconds(format!(
+        "<head>{}<meta name=author content='Ann Lee'></head><body><h1>T</h1></body>",
+        "<meta name=x content=y>".repeat(100_000)
+    ));
+    assert_eq!(m.author, None);
+    // An `<h1>` every 10 bytes, a `<time>` every 30, a page ending inside
+    // a tag: every window stays bounded.
+    let m = read_within_ten_seconds(format!(
+        "<body>{}{}<p>By Ann Lee</p><meta name=\"author",
+        "<h1>T</h1>".repeat(100_000),
+        "<time>x</time><i class=author>".repeat(30_000)
+    ));
+    assert_eq!(m.date_published, None);
+    let m = read_within_ten_seconds("<head><meta name=author content='Ann Lee'><h1".into());
+    assert_eq!(m.author.as_deref(), Some("Ann Lee"));
 }
