@@ -408,7 +408,11 @@ impl Window<'_, '_> {
 fn is_member_label(label: &str) -> bool {
     ["joined", "join date", "member since", "registered"]
         .iter()
-        .any(|l| label.get(..l.len()).is_some_and(|p| p.eq_ignore_ascii_case(l)))
+        .any(|l| {
+            label
+                .get(..l.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(l))
+        })
 }
 
 /// The date a `<time>` element shows, as its `datetime` states it (the
