@@ -19,7 +19,8 @@
 
 use super::cleaning::{Cue, CueMemo, Tracker};
 use super::kernel::TextCounter;
-use super::tags::{self, Markup, TagClass};
+use super::names;
+use super::tags::{self, Block, Markup, TagClass};
 use super::Cleaning;
 use memchr::memchr_iter;
 
@@ -97,6 +98,123 @@ impl Rules {
 pub struct ScanSummary {
     /// Byte range of the first `<title>`'s text.
     pub title: Option<(usize, usize)>,
+    /// Some of the elements the pass met (under [`Cleaning::Furniture`]
+    /// only; all zero otherwise).
+    pub tags: TagCounts,
+}
+
+/// Opening tags of a few kinds a page's type shows in (forms and inputs
+/// on a business's page, images and list items on a listing, code on
+/// documentation), counted as the pass meets them: one compare of the
+/// name's key per tag, no look at the page bytes but for anchors' `href`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TagCounts {
+    /// `<form>`.
+    pub forms: u32,
+    /// `<input>`.
+    pub inputs: u32,
+    /// `<img>`.
+    pub images: u32,
+    /// `<li>`.
+    pub items: u32,
+    /// `<section>`.
+    pub sections: u32,
+    /// `<article>`.
+    pub articles: u32,
+    /// `<table>`.
+    pub tables: u32,
+    /// `<pre>` and `<code>`.
+    pub code: u32,
+    /// `<time>`.
+    pub times: u32,
+    /// Anchors whose first attribute is an `href` to `tel:` or `mailto:`.
+    pub contacts: u32,
+    /// Anchors whose first attribute is an `href` ending in a page number
+    /// (`page=2`, `/page/2/`, `p=2`, `pg=2`).
+    pub pages: u32,
+}
+
+impl TagCounts {
+    const LI: u64 = names::fold(names::key_of(b"li"));
+    const IMG: u64 = names::fold(names::key_of(b"img"));
+    const INPUT: u64 = names::fold(names::key_of(b"input"));
+    const PRE: u64 = names::fold(names::key_of(b"pre"));
+    const CODE: u64 = names::fold(names::key_of(b"code"));
+    const TIME: u64 = names::fold(names::key_of(b"time"));
+
+    /// Counts an opening element tag of `class` and name key `name`.
+    #[inline(always)]
+    fn count(&mut self, class: TagClass, name: u64) {
+        match class {
+            TagClass::Block(Block::Other) => {
+                self.items += u32::from(name == Self::LI);
+                self.code += u32::from(name == Self::PRE);
+            }
+            TagClass::Void => {
+                self.images += u32::from(name == Self::IMG);
+                self.inputs += u32::from(name == Self::INPUT);
+            }
+            TagClass::Inline => {
+                self.code += u32::from(name == Self::CODE);
+                self.times += u32::from(name == Self::TIME);
+            }
+            TagClass::Block(Block::Form) => self.forms += 1,
+            TagClass::Block(Block::Section) => self.sections += 1,
+            TagClass::Block(Block::Article) => self.articles += 1,
+            TagClass::Block(Block::Table) => self.tables += 1,
+            _ => {}
+        }
+    }
+
+    /// Counts an opening anchor tag, `tag` its bytes: a look at its first
+    /// attribute only, when that is `href`.
+    #[inline]
+    fn count_anchor(&mut self, tag: &[u8]) {
+        let Some(rest) = tag.get(2..) else {
+            return;
+        };
+        let rest = rest.trim_ascii_start();
+        let Some(value) = rest
+            .get(..5)
+            .filter(|name| name.eq_ignore_ascii_case(b"href="))
+            .and_then(|_| rest.get(5..))
+        else {
+            return;
+        };
+        let value = match value.first() {
+            Some(&quote @ (b'"' | b'\'')) => {
+                let value = value.get(1..).unwrap_or_default();
+                value.get(..memchr::memchr(quote, value).unwrap_or(value.len()))
+            }
+            _ => value
+                .split(|b| b.is_ascii_whitespace() || *b == b'>')
+                .next(),
+        }
+        .unwrap_or_default();
+        let starts = |p: &[u8]| {
+            value
+                .get(..p.len())
+                .is_some_and(|v| v.eq_ignore_ascii_case(p))
+        };
+        if starts(b"tel:") || starts(b"mailto:") {
+            self.contacts += 1;
+            return;
+        }
+        let value = value.strip_suffix(b"/").unwrap_or(value);
+        let digits = value
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let before = value.get(..value.len() - digits).unwrap_or_default();
+        if digits > 0
+            && [&b"page="[..], b"page/", b"?p=", b"&p=", b"pg="]
+                .iter()
+                .any(|end| before.ends_with(end))
+        {
+            self.pages += 1;
+        }
+    }
 }
 
 /// The largest page the counting pass handles; bytes past it are ignored
@@ -187,9 +305,22 @@ pub fn scan<C: TextCounter>(
                 attrs,
                 ..
             } => {
+                if furnishing && attrs {
+                    summary
+                        .tags
+                        .count_anchor(html.get(pos..tag.end).unwrap_or_default());
+                }
                 links.on_anchor(&mut lines, closing, attrs, len);
             }
-            Markup::Element { class, closing, .. } => {
+            Markup::Element {
+                class,
+                closing,
+                name,
+                ..
+            } => {
+                if furnishing && !closing {
+                    summary.tags.count(class, name);
+                }
                 let boundary = matches!(class, TagClass::Block(_) | TagClass::Cell);
                 if boundary && !closing {
                     lines.break_at(pos);

@@ -4,7 +4,8 @@
 //! how much of the page's text the chosen lines hold and how linked it is,
 //! which reading of the page was taken (article, listing, thread of posts,
 //! grid of cards), its lines' shape, furniture, the page's declared types
-//! (`og:type`, JSON-LD `@type` in the head) and its URL's path.
+//! (`og:type`, JSON-LD `@type` in the head), its URL's path, some of the
+//! tags the counting pass met ([`TagCounts`]) and words of the text given.
 //!
 //! Two small linear models over those cues, fitted on the even-indexed
 //! pages of the shared `wcxb_dev` set (confidence: of every shared set) by
@@ -14,7 +15,9 @@
 
 mod model;
 
-use crate::density::Line;
+use crate::density::{Line, TagCounts};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use std::sync::LazyLock;
 
 /// WCXB's seven page types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,7 +71,7 @@ impl std::fmt::Display for PageType {
 }
 
 /// How many numbers [`Cues::vector`] gives.
-pub const CUES: usize = 51;
+pub const CUES: usize = 73;
 
 /// The cues of one page's extraction that the models read.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -127,6 +130,41 @@ pub struct Cues {
     /// Prices in the text given: a currency sign (`$`, `£`, `€`) before a
     /// digit.
     pub prices: u32,
+    /// Some of the page's tags, as the counting pass met them.
+    pub tags: TagCounts,
+    /// Lines with text in the page that open with a heading: `<h1>`,
+    /// `<h2>`, `<h3>` to `<h6>`.
+    pub page_headings: [u32; 3],
+    /// Words of the text given ([`Words`]), in its first [`WORDS_SAMPLE`]
+    /// bytes.
+    pub words: Words,
+}
+
+/// How much of the text given [`Cues::count_words`] reads.
+pub const WORDS_SAMPLE: usize = 4096;
+
+/// Words and phrases in the first [`WORDS_SAMPLE`] bytes of the text given
+/// (ASCII case-insensitive, whole words): how a business addresses its
+/// reader, calls to act, dates, a shop's phrases.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Words {
+    /// The bytes read.
+    pub bytes: u32,
+    /// `we`, `our`, `us`.
+    pub we: u32,
+    /// `you`, `your`.
+    pub you: u32,
+    /// `I` (between spaces), `I'm`, `I've`, `my`, `me`.
+    pub me: u32,
+    /// Calls to act: `contact us`, `get a quote`, `book now`, `sign up`,
+    /// `get started`, `learn more`, `apply now`, …
+    pub calls: u32,
+    /// Dates: a month's name or its abbreviation before a day (`March 4`,
+    /// `Sep. 12`), `ago`.
+    pub dates: u32,
+    /// A shop's phrases: `add to cart`, `in stock`, `free shipping`,
+    /// `reviews`, …
+    pub shop: u32,
 }
 
 /// Declared types, from `og:type` and JSON-LD `@type` in the page's head.
@@ -154,6 +192,8 @@ impl Declared {
     pub const BREADCRUMBS: u16 = 256;
     /// A publication date (`article:published_time`, `datePublished`).
     pub const PUBLISHED: u16 = 512;
+    /// A link to the next page (`rel="next"`): a page of a paged list.
+    pub const NEXT: u16 = 1024;
 }
 
 /// URL path cues: words in the URL's path (ASCII case-insensitive).
@@ -181,9 +221,10 @@ impl UrlShape {
     pub const ROOT: u16 = 256;
     /// A path ending in a long slug (≥ 4 words joined by `-`).
     pub const SLUG: u16 = 512;
-    /// A host named for documentation (`docs.`, `developer.`, `readthedocs`, `gitbook`, `wiki`).
+    /// A host named for documentation (`docs.`, `developer`, `wiki`, `learn.`).
     pub const DOCS_HOST: u16 = 1024;
-    /// A host named for a forum (`forum`, `community.`, `discuss`, `answers.`, `stackexchange`, `reddit`).
+    /// A host named for a forum (`forum`, `community.`, `discuss`, `answers.`); no cue
+    /// names a site.
     pub const FORUM_HOST: u16 = 2048;
     /// A host named for a shop (`shop`, `store`).
     pub const SHOP_HOST: u16 = 4096;
@@ -196,7 +237,7 @@ pub struct TitleWords;
 impl TitleWords {
     /// `documentation`, `docs`, `api`, `reference`, `guide`, `manual`, `tutorial`.
     pub const DOCUMENTATION: u16 = 1;
-    /// `forum`, `thread`, `community`, `discussion`, `question`, `reddit`, `help`.
+    /// `forum`, `thread`, `community`, `discussion`, `question`, `help`.
     pub const FORUM: u16 = 2;
     /// `shop`, `buy`, `price`, `sale`, `store`, `$`, `£`, `€`.
     pub const PRODUCT: u16 = 4;
@@ -208,7 +249,102 @@ impl TitleWords {
     pub const SITE_NAME: u16 = 32;
     /// Six words or more.
     pub const LONG: u16 = 64;
+    /// What a business offers: `service`, `repair`, `lessons`, `course`,
+    /// `training`, `certification`, `program`, `plans`, `packages`,
+    /// `consulting`, `solutions`, `staffing`, `tuition`, `insurance`, …
+    pub const OFFER: u16 = 128;
 }
+
+/// The kinds of [`Words`], in the order of [`WORD_PATTERNS`].
+#[derive(Clone, Copy)]
+enum Word {
+    We,
+    You,
+    Me,
+    Call,
+    Month,
+    Ago,
+    Shop,
+}
+
+/// The words [`Cues::count_words`] looks for and their kinds.
+const WORD_PATTERNS: &[(&str, Word)] = &[
+    ("we", Word::We),
+    ("our", Word::We),
+    ("us", Word::We),
+    ("you", Word::You),
+    ("your", Word::You),
+    (" i ", Word::Me),
+    ("i'm", Word::Me),
+    ("i've", Word::Me),
+    ("my", Word::Me),
+    ("me", Word::Me),
+    ("contact us", Word::Call),
+    ("get in touch", Word::Call),
+    ("call us", Word::Call),
+    ("call now", Word::Call),
+    ("call today", Word::Call),
+    ("request a", Word::Call),
+    ("get a quote", Word::Call),
+    ("free quote", Word::Call),
+    ("free consultation", Word::Call),
+    ("schedule a", Word::Call),
+    ("book a", Word::Call),
+    ("book an", Word::Call),
+    ("book now", Word::Call),
+    ("book online", Word::Call),
+    ("sign up", Word::Call),
+    ("get started", Word::Call),
+    ("enroll", Word::Call),
+    ("enrol", Word::Call),
+    ("apply now", Word::Call),
+    ("learn more", Word::Call),
+    ("jan", Word::Month),
+    ("january", Word::Month),
+    ("feb", Word::Month),
+    ("february", Word::Month),
+    ("mar", Word::Month),
+    ("march", Word::Month),
+    ("apr", Word::Month),
+    ("april", Word::Month),
+    ("may", Word::Month),
+    ("jun", Word::Month),
+    ("june", Word::Month),
+    ("jul", Word::Month),
+    ("july", Word::Month),
+    ("aug", Word::Month),
+    ("august", Word::Month),
+    ("sep", Word::Month),
+    ("sept", Word::Month),
+    ("september", Word::Month),
+    ("oct", Word::Month),
+    ("october", Word::Month),
+    ("nov", Word::Month),
+    ("november", Word::Month),
+    ("dec", Word::Month),
+    ("december", Word::Month),
+    ("ago", Word::Ago),
+    ("add to cart", Word::Shop),
+    ("add to bag", Word::Shop),
+    ("add to basket", Word::Shop),
+    ("in stock", Word::Shop),
+    ("out of stock", Word::Shop),
+    ("free shipping", Word::Shop),
+    ("free delivery", Word::Shop),
+    ("review", Word::Shop),
+    ("reviews", Word::Shop),
+];
+
+/// The automaton of [`WORD_PATTERNS`]: a DFA (the patterns are few and
+/// short), longest match first.
+static WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::LeftmostLongest)
+        .kind(Some(AhoCorasickKind::DFA))
+        .build(WORD_PATTERNS.iter().map(|(p, _)| p))
+        .expect("the word patterns build")
+});
 
 impl Cues {
     /// The page-wide counts over `lines`; `comments` and `furniture` tell
@@ -220,6 +356,12 @@ impl Cues {
             self.page_code += u64::from(line.code);
             if line.content > 0 {
                 self.page_lines += 1;
+                if let Some(n) = self
+                    .page_headings
+                    .get_mut(usize::from(line.heading.min(3)).wrapping_sub(1))
+                {
+                    *n += 1;
+                }
                 match mark(i) {
                     0 => {}
                     4 => self.comment_lines += 1,
@@ -264,6 +406,12 @@ impl Cues {
         }
         if memchr::memmem::find(head, b"ublished").is_some() {
             bits |= Declared::PUBLISHED;
+        }
+        if memchr::memmem::find_iter(head, b"next").any(|at| {
+            let before = head.get(at.saturating_sub(5)..at).unwrap_or_default();
+            before.ends_with(b"rel=\"") || before.ends_with(b"rel='") || before.ends_with(b"rel=")
+        }) {
+            bits |= Declared::NEXT;
         }
         for at in memchr::memmem::find_iter(head, b"@type") {
             let value = head
@@ -324,25 +472,10 @@ impl Cues {
         let (host, path) = path.split_once('/').unwrap_or((path, ""));
         let mut bits = 0;
         let host_has = |words: &[&str]| words.iter().any(|w| host.contains(w));
-        if host_has(&[
-            "docs.",
-            "developer",
-            "readthedocs",
-            "gitbook",
-            "wiki",
-            "learn.",
-        ]) {
+        if host_has(&["docs.", "developer", "wiki", "learn."]) {
             bits |= UrlShape::DOCS_HOST;
         }
-        if host_has(&[
-            "forum",
-            "community.",
-            "discuss",
-            "answers.",
-            "stackexchange",
-            "stackoverflow",
-            "reddit",
-        ]) {
+        if host_has(&["forum", "community.", "discuss", "answers."]) {
             bits |= UrlShape::FORUM_HOST;
         }
         if host_has(&["shop", "store"]) {
@@ -436,6 +569,45 @@ impl Cues {
             .min(u32::MAX as usize) as u32;
     }
 
+    /// Counts the [`Words`] in the first [`WORDS_SAMPLE`] bytes of the text
+    /// given, `text`.
+    pub(crate) fn count_words(&mut self, text: &str) {
+        let sample = text
+            .as_bytes()
+            .get(..text.len().min(WORDS_SAMPLE))
+            .unwrap_or_default();
+        let mut words = Words {
+            bytes: sample.len() as u32,
+            ..Words::default()
+        };
+        let letter = |at: usize| sample.get(at).is_some_and(u8::is_ascii_alphanumeric);
+        for found in WORDS.find_iter(sample) {
+            let (start, end) = (found.start(), found.end());
+            if start > 0 && letter(start - 1) || letter(end) {
+                continue;
+            }
+            let Some(&(_, kind)) = WORD_PATTERNS.get(found.pattern().as_usize()) else {
+                continue;
+            };
+            match kind {
+                Word::We => words.we += 1,
+                Word::You => words.you += 1,
+                Word::Me => words.me += 1,
+                Word::Call => words.calls += 1,
+                Word::Month => {
+                    let day = sample.get(end..).unwrap_or_default();
+                    let day = day.strip_prefix(b".").unwrap_or(day);
+                    if day.first() == Some(&b' ') && day.get(1).is_some_and(u8::is_ascii_digit) {
+                        words.dates += 1;
+                    }
+                }
+                Word::Ago => words.dates += 1,
+                Word::Shop => words.shop += 1,
+            }
+        }
+        self.words = words;
+    }
+
     /// The title cues of `title` ([`TitleWords`]).
     pub(crate) fn read_title(&mut self, title: &str) {
         let lower = title.to_lowercase();
@@ -458,7 +630,6 @@ impl Cues {
             "community",
             "discussion",
             "question",
-            "reddit",
             "help",
         ]) {
             bits |= TitleWords::FORUM;
@@ -488,6 +659,29 @@ impl Cues {
         if lower.split_whitespace().count() >= 6 {
             bits |= TitleWords::LONG;
         }
+        if has(&[
+            "service",
+            "repair",
+            "lesson",
+            "course",
+            "training",
+            "certifica",
+            "program",
+            "plans",
+            "packages",
+            "consult",
+            "solutions",
+            "staffing",
+            "recruit",
+            "tuition",
+            "insurance",
+            "attorney",
+            "lawyer",
+            "clinic",
+            "software",
+        ]) {
+            bits |= TitleWords::OFFER;
+        }
         self.title = bits;
     }
 
@@ -497,6 +691,8 @@ impl Cues {
         let ln = |x: f64| (1.0 + x).ln() as f32;
         let bit = |bits: u16, b: u16| f32::from(u8::from(bits & b != 0));
         let flag = |b: bool| f32::from(u8::from(b));
+        // Words per 100 words of the sample (about 6 bytes a word).
+        let per_word = |n: u32| 600.0 * n as f32 / (60.0 + self.words.bytes as f32);
         [
             ln(f64::from(self.page_text)),
             ratio(self.text, self.page_text),
@@ -549,6 +745,28 @@ impl Cues {
             bit(self.declared_types, Declared::WEBSITE),
             ln(f64::from(self.prices)),
             ratio(self.prices, self.lines),
+            ln(f64::from(self.tags.forms)),
+            ln(f64::from(self.tags.inputs)),
+            ln(f64::from(self.tags.images)),
+            ln(f64::from(self.tags.items)),
+            ln(f64::from(self.tags.sections)),
+            ln(f64::from(self.tags.articles)),
+            ln(f64::from(self.tags.tables)),
+            ln(f64::from(self.tags.code)),
+            ln(f64::from(self.tags.times)),
+            ln(f64::from(self.tags.contacts)),
+            ln(f64::from(self.tags.pages)),
+            ln(f64::from(self.page_headings[0])),
+            ln(f64::from(self.page_headings[1])),
+            ln(f64::from(self.page_headings[2])),
+            bit(self.declared_types, Declared::NEXT),
+            bit(self.title, TitleWords::OFFER),
+            ln(f64::from(self.words.calls)),
+            ln(f64::from(self.words.dates)),
+            ln(f64::from(self.words.shop)),
+            per_word(self.words.we),
+            per_word(self.words.you),
+            per_word(self.words.me),
         ]
     }
 
