@@ -103,116 +103,72 @@ pub struct ScanSummary {
     pub tags: TagCounts,
 }
 
-/// Opening tags of a few kinds a page's type shows in (forms and inputs
-/// on a business's page, images and list items on a listing, code on
-/// documentation), counted as the pass meets them: one compare of the
-/// name's key per tag, no look at the page bytes but for anchors' `href`.
+/// Opening block tags the pass met, by kind ([`Block`]), the `<li>` and
+/// `<pre>` among the other block tags, and a few inline and void tags: what
+/// a page's type shows in (forms and inputs on a business's page, list items
+/// and images on a listing, code on documentation, `<time>` in a thread).
+/// Counted as the pass meets the tags: an increment and a compare or two of
+/// the name's key per tag, no look at the page bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TagCounts {
-    /// `<form>`.
-    pub forms: u32,
+    /// Opening tags of each kind, at `Block as usize`.
+    blocks: [u32; BLOCKS],
+    /// `<li>`.
+    pub items: u32,
+    /// `<pre>`.
+    pub pre: u32,
+    /// `<code>`.
+    pub code: u32,
+    /// `<time>`.
+    pub times: u32,
     /// `<input>`.
     pub inputs: u32,
     /// `<img>`.
     pub images: u32,
-    /// `<li>`.
-    pub items: u32,
-    /// `<section>`.
-    pub sections: u32,
-    /// `<article>`.
-    pub articles: u32,
-    /// `<table>`.
-    pub tables: u32,
-    /// `<pre>` and `<code>`.
-    pub code: u32,
-    /// `<time>`.
-    pub times: u32,
-    /// Anchors whose first attribute is an `href` to `tel:` or `mailto:`.
-    pub contacts: u32,
-    /// Anchors whose first attribute is an `href` ending in a page number
-    /// (`page=2`, `/page/2/`, `p=2`, `pg=2`).
-    pub pages: u32,
 }
+
+/// How many kinds of [`Block`] there are.
+const BLOCKS: usize = Block::Void as usize + 1;
 
 impl TagCounts {
     const LI: u64 = names::fold(names::key_of(b"li"));
-    const IMG: u64 = names::fold(names::key_of(b"img"));
-    const INPUT: u64 = names::fold(names::key_of(b"input"));
     const PRE: u64 = names::fold(names::key_of(b"pre"));
     const CODE: u64 = names::fold(names::key_of(b"code"));
     const TIME: u64 = names::fold(names::key_of(b"time"));
+    const INPUT: u64 = names::fold(names::key_of(b"input"));
+    const IMG: u64 = names::fold(names::key_of(b"img"));
 
-    /// Counts an opening element tag of `class` and name key `name`.
+    /// The opening tags of `block` the pass met.
+    pub fn blocks(&self, block: Block) -> u32 {
+        self.blocks.get(block as usize).copied().unwrap_or(0)
+    }
+
+    /// Counts an opening block tag `block` of name key `name`.
     #[inline(always)]
-    fn count(&mut self, class: TagClass, name: u64) {
+    fn count(&mut self, block: Block, name: u64) {
+        if let Some(n) = self.blocks.get_mut(block as usize) {
+            *n += 1;
+        }
+        if block == Block::Other {
+            self.items += u32::from(name == Self::LI);
+            self.pre += u32::from(name == Self::PRE);
+        }
+    }
+
+    /// Counts an opening tag of `class` that starts no line, of name key
+    /// `name`.
+    #[inline(always)]
+    fn count_inline(&mut self, class: TagClass, name: u64) {
         match class {
-            TagClass::Block(Block::Other) => {
-                self.items += u32::from(name == Self::LI);
-                self.code += u32::from(name == Self::PRE);
-            }
-            TagClass::Void => {
-                self.images += u32::from(name == Self::IMG);
-                self.inputs += u32::from(name == Self::INPUT);
-            }
             TagClass::Inline => {
                 self.code += u32::from(name == Self::CODE);
                 self.times += u32::from(name == Self::TIME);
             }
-            TagClass::Block(Block::Form) => self.forms += 1,
-            TagClass::Block(Block::Section) => self.sections += 1,
-            TagClass::Block(Block::Article) => self.articles += 1,
-            TagClass::Block(Block::Table) => self.tables += 1,
-            _ => {}
-        }
-    }
-
-    /// Counts an opening anchor tag, `tag` its bytes: a look at its first
-    /// attribute only, when that is `href`.
-    #[inline]
-    fn count_anchor(&mut self, tag: &[u8]) {
-        let Some(rest) = tag.get(2..) else {
-            return;
-        };
-        let rest = rest.trim_ascii_start();
-        let Some(value) = rest
-            .get(..5)
-            .filter(|name| name.eq_ignore_ascii_case(b"href="))
-            .and_then(|_| rest.get(5..))
-        else {
-            return;
-        };
-        let value = match value.first() {
-            Some(&quote @ (b'"' | b'\'')) => {
-                let value = value.get(1..).unwrap_or_default();
-                value.get(..memchr::memchr(quote, value).unwrap_or(value.len()))
+            TagClass::Void => {
+                self.inputs += u32::from(name == Self::INPUT);
+                self.images += u32::from(name == Self::IMG);
             }
-            _ => value
-                .split(|b| b.is_ascii_whitespace() || *b == b'>')
-                .next(),
-        }
-        .unwrap_or_default();
-        let starts = |p: &[u8]| {
-            value
-                .get(..p.len())
-                .is_some_and(|v| v.eq_ignore_ascii_case(p))
-        };
-        if starts(b"tel:") || starts(b"mailto:") {
-            self.contacts += 1;
-            return;
-        }
-        let value = value.strip_suffix(b"/").unwrap_or(value);
-        let digits = value
-            .iter()
-            .rev()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        let before = value.get(..value.len() - digits).unwrap_or_default();
-        if digits > 0
-            && [&b"page="[..], b"page/", b"?p=", b"&p=", b"pg="]
-                .iter()
-                .any(|end| before.ends_with(end))
-        {
-            self.pages += 1;
+            _ => {}
         }
     }
 }
@@ -305,11 +261,6 @@ pub fn scan<C: TextCounter>(
                 attrs,
                 ..
             } => {
-                if furnishing && attrs {
-                    summary
-                        .tags
-                        .count_anchor(html.get(pos..tag.end).unwrap_or_default());
-                }
                 links.on_anchor(&mut lines, closing, attrs, len);
             }
             Markup::Element {
@@ -318,13 +269,15 @@ pub fn scan<C: TextCounter>(
                 name,
                 ..
             } => {
-                if furnishing && !closing {
-                    summary.tags.count(class, name);
-                }
                 let boundary = matches!(class, TagClass::Block(_) | TagClass::Cell);
                 if boundary && !closing {
                     lines.break_at(pos);
                     lines.current.heading = heading_level(html, pos);
+                    if let (true, TagClass::Block(block)) = (furnishing, class) {
+                        summary.tags.count(block, name);
+                    }
+                } else if furnishing && !closing {
+                    summary.tags.count_inline(class, name);
                 }
                 if !links.dropping() {
                     lines.current.code += len;

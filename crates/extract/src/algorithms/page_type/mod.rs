@@ -15,9 +15,8 @@
 
 mod model;
 
+use crate::density::tags::Block;
 use crate::density::{Line, TagCounts};
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
-use std::sync::LazyLock;
 
 /// WCXB's seven page types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -71,7 +70,7 @@ impl std::fmt::Display for PageType {
 }
 
 /// How many numbers [`Cues::vector`] gives.
-pub const CUES: usize = 73;
+pub const CUES: usize = 70;
 
 /// The cues of one page's extraction that the models read.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -141,11 +140,50 @@ pub struct Cues {
 }
 
 /// How much of the text given [`Cues::count_words`] reads.
-pub const WORDS_SAMPLE: usize = 4096;
+pub const WORDS_SAMPLE: usize = 2048;
 
-/// Words and phrases in the first [`WORDS_SAMPLE`] bytes of the text given
-/// (ASCII case-insensitive, whole words): how a business addresses its
-/// reader, calls to act, dates, a shop's phrases.
+/// Months' names and abbreviations as [`word`]s.
+const MONTHS: [u64; 22] = [
+    word(b"jan"),
+    word(b"january"),
+    word(b"feb"),
+    word(b"february"),
+    word(b"mar"),
+    word(b"march"),
+    word(b"apr"),
+    word(b"april"),
+    word(b"may"),
+    word(b"jun"),
+    word(b"june"),
+    word(b"jul"),
+    word(b"july"),
+    word(b"aug"),
+    word(b"august"),
+    word(b"sep"),
+    word(b"sept"),
+    word(b"oct"),
+    word(b"october"),
+    word(b"nov"),
+    word(b"november"),
+    word(b"dec"),
+];
+
+/// A word of up to 8 bytes as an integer, as [`Cues::count_words`] reads
+/// it (lowercase, byte `i` at bits `8i..8i+8`).
+const fn word(w: &[u8]) -> u64 {
+    let mut key = 0;
+    let mut i = 0;
+    while i < w.len() {
+        key |= (w[i] as u64) << (8 * i);
+        i += 1;
+    }
+    key
+}
+
+/// Words in the first [`WORDS_SAMPLE`] bytes of the text given (ASCII
+/// case-insensitive, whole words between spaces or line breaks, a
+/// punctuation mark after them let through): how a business addresses its
+/// reader, calls to act, a shop's words.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Words {
     /// The bytes read.
@@ -154,17 +192,16 @@ pub struct Words {
     pub we: u32,
     /// `you`, `your`.
     pub you: u32,
-    /// `I` (between spaces), `I'm`, `I've`, `my`, `me`.
+    /// `I'm`, `I've`, `my`, `me`.
     pub me: u32,
-    /// Calls to act: `contact us`, `get a quote`, `book now`, `sign up`,
-    /// `get started`, `learn more`, `apply now`, …
+    /// Calls to act: `contact`, `quote`, `book`, `schedule`, `enroll`,
+    /// `apply`, `started`.
     pub calls: u32,
-    /// Dates: a month's name or its abbreviation before a day (`March 4`,
-    /// `Sep. 12`), `ago`.
-    pub dates: u32,
-    /// A shop's phrases: `add to cart`, `in stock`, `free shipping`,
-    /// `reviews`, …
+    /// A shop's words: `cart`, `basket`, `stock`, `shipping`, `review(s)`.
     pub shop: u32,
+    /// Dates: a month's name or abbreviation before a number (`March 4`),
+    /// `ago`.
+    pub dates: u32,
 }
 
 /// Declared types, from `og:type` and JSON-LD `@type` in the page's head.
@@ -192,8 +229,6 @@ impl Declared {
     pub const BREADCRUMBS: u16 = 256;
     /// A publication date (`article:published_time`, `datePublished`).
     pub const PUBLISHED: u16 = 512;
-    /// A link to the next page (`rel="next"`): a page of a paged list.
-    pub const NEXT: u16 = 1024;
 }
 
 /// URL path cues: words in the URL's path (ASCII case-insensitive).
@@ -255,97 +290,6 @@ impl TitleWords {
     pub const OFFER: u16 = 128;
 }
 
-/// The kinds of [`Words`], in the order of [`WORD_PATTERNS`].
-#[derive(Clone, Copy)]
-enum Word {
-    We,
-    You,
-    Me,
-    Call,
-    Month,
-    Ago,
-    Shop,
-}
-
-/// The words [`Cues::count_words`] looks for and their kinds.
-const WORD_PATTERNS: &[(&str, Word)] = &[
-    ("we", Word::We),
-    ("our", Word::We),
-    ("us", Word::We),
-    ("you", Word::You),
-    ("your", Word::You),
-    (" i ", Word::Me),
-    ("i'm", Word::Me),
-    ("i've", Word::Me),
-    ("my", Word::Me),
-    ("me", Word::Me),
-    ("contact us", Word::Call),
-    ("get in touch", Word::Call),
-    ("call us", Word::Call),
-    ("call now", Word::Call),
-    ("call today", Word::Call),
-    ("request a", Word::Call),
-    ("get a quote", Word::Call),
-    ("free quote", Word::Call),
-    ("free consultation", Word::Call),
-    ("schedule a", Word::Call),
-    ("book a", Word::Call),
-    ("book an", Word::Call),
-    ("book now", Word::Call),
-    ("book online", Word::Call),
-    ("sign up", Word::Call),
-    ("get started", Word::Call),
-    ("enroll", Word::Call),
-    ("enrol", Word::Call),
-    ("apply now", Word::Call),
-    ("learn more", Word::Call),
-    ("jan", Word::Month),
-    ("january", Word::Month),
-    ("feb", Word::Month),
-    ("february", Word::Month),
-    ("mar", Word::Month),
-    ("march", Word::Month),
-    ("apr", Word::Month),
-    ("april", Word::Month),
-    ("may", Word::Month),
-    ("jun", Word::Month),
-    ("june", Word::Month),
-    ("jul", Word::Month),
-    ("july", Word::Month),
-    ("aug", Word::Month),
-    ("august", Word::Month),
-    ("sep", Word::Month),
-    ("sept", Word::Month),
-    ("september", Word::Month),
-    ("oct", Word::Month),
-    ("october", Word::Month),
-    ("nov", Word::Month),
-    ("november", Word::Month),
-    ("dec", Word::Month),
-    ("december", Word::Month),
-    ("ago", Word::Ago),
-    ("add to cart", Word::Shop),
-    ("add to bag", Word::Shop),
-    ("add to basket", Word::Shop),
-    ("in stock", Word::Shop),
-    ("out of stock", Word::Shop),
-    ("free shipping", Word::Shop),
-    ("free delivery", Word::Shop),
-    ("review", Word::Shop),
-    ("reviews", Word::Shop),
-];
-
-/// The automaton of [`WORD_PATTERNS`]: a DFA (the patterns are few and
-/// short), longest match first.
-static WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::LeftmostLongest)
-        .kind(Some(AhoCorasickKind::DFA))
-        .build(WORD_PATTERNS.iter().map(|(p, _)| p))
-        .expect("the word patterns build")
-});
-
 impl Cues {
     /// The page-wide counts over `lines`; `comments` and `furniture` tell
     /// a line's mark.
@@ -406,12 +350,6 @@ impl Cues {
         }
         if memchr::memmem::find(head, b"ublished").is_some() {
             bits |= Declared::PUBLISHED;
-        }
-        if memchr::memmem::find_iter(head, b"next").any(|at| {
-            let before = head.get(at.saturating_sub(5)..at).unwrap_or_default();
-            before.ends_with(b"rel=\"") || before.ends_with(b"rel='") || before.ends_with(b"rel=")
-        }) {
-            bits |= Declared::NEXT;
         }
         for at in memchr::memmem::find_iter(head, b"@type") {
             let value = head
@@ -570,7 +508,8 @@ impl Cues {
     }
 
     /// Counts the [`Words`] in the first [`WORDS_SAMPLE`] bytes of the text
-    /// given, `text`.
+    /// given, `text`: a look at the first 8 bytes after each space or line
+    /// break.
     pub(crate) fn count_words(&mut self, text: &str) {
         let sample = text
             .as_bytes()
@@ -580,29 +519,55 @@ impl Cues {
             bytes: sample.len() as u32,
             ..Words::default()
         };
-        let letter = |at: usize| sample.get(at).is_some_and(u8::is_ascii_alphanumeric);
-        for found in WORDS.find_iter(sample) {
-            let (start, end) = (found.start(), found.end());
-            if start > 0 && letter(start - 1) || letter(end) {
+        let mut start = 0;
+        let mut month = false;
+        for end in memchr::memchr2_iter(b' ', b'\n', sample).chain([sample.len()]) {
+            let w = sample.get(start..end).unwrap_or_default();
+            start = end + 1;
+            let w = match w.split_last() {
+                Some((b'.' | b',' | b'!' | b'?' | b':' | b';', w)) => w,
+                _ => w,
+            };
+            if month && w.first().is_some_and(u8::is_ascii_digit) {
+                words.dates += 1;
+            }
+            month = false;
+            if w.is_empty() || w.len() > 8 {
                 continue;
             }
-            let Some(&(_, kind)) = WORD_PATTERNS.get(found.pattern().as_usize()) else {
-                continue;
-            };
-            match kind {
-                Word::We => words.we += 1,
-                Word::You => words.you += 1,
-                Word::Me => words.me += 1,
-                Word::Call => words.calls += 1,
-                Word::Month => {
-                    let day = sample.get(end..).unwrap_or_default();
-                    let day = day.strip_prefix(b".").unwrap_or(day);
-                    if day.first() == Some(&b' ') && day.get(1).is_some_and(u8::is_ascii_digit) {
-                        words.dates += 1;
-                    }
+            let mut bytes = [0u8; 8];
+            bytes.iter_mut().zip(w).for_each(|(b, &c)| *b = c | 0x20);
+            match u64::from_le_bytes(bytes) {
+                k if k == word(b"we") || k == word(b"our") || k == word(b"us") => words.we += 1,
+                k if k == word(b"you") || k == word(b"your") => words.you += 1,
+                k if k == word(b"my")
+                    || k == word(b"me")
+                    || k == word(b"i'm")
+                    || k == word(b"i've") =>
+                {
+                    words.me += 1
                 }
-                Word::Ago => words.dates += 1,
-                Word::Shop => words.shop += 1,
+                k if k == word(b"contact")
+                    || k == word(b"quote")
+                    || k == word(b"book")
+                    || k == word(b"schedule")
+                    || k == word(b"enroll")
+                    || k == word(b"apply")
+                    || k == word(b"started") =>
+                {
+                    words.calls += 1
+                }
+                k if k == word(b"cart")
+                    || k == word(b"basket")
+                    || k == word(b"stock")
+                    || k == word(b"shipping")
+                    || k == word(b"review")
+                    || k == word(b"reviews") =>
+                {
+                    words.shop += 1
+                }
+                k if k == word(b"ago") => words.dates += 1,
+                k => month = MONTHS.contains(&k),
             }
         }
         self.words = words;
@@ -745,24 +710,21 @@ impl Cues {
             bit(self.declared_types, Declared::WEBSITE),
             ln(f64::from(self.prices)),
             ratio(self.prices, self.lines),
-            ln(f64::from(self.tags.forms)),
+            ln(f64::from(self.tags.blocks(Block::Form))),
+            ln(f64::from(self.tags.items)),
+            ln(f64::from(self.tags.blocks(Block::Section))),
+            ln(f64::from(self.tags.blocks(Block::Article))),
+            ln(f64::from(self.tags.blocks(Block::Table))),
+            ln(f64::from(self.tags.pre + self.tags.code)),
+            ln(f64::from(self.tags.times)),
             ln(f64::from(self.tags.inputs)),
             ln(f64::from(self.tags.images)),
-            ln(f64::from(self.tags.items)),
-            ln(f64::from(self.tags.sections)),
-            ln(f64::from(self.tags.articles)),
-            ln(f64::from(self.tags.tables)),
-            ln(f64::from(self.tags.code)),
-            ln(f64::from(self.tags.times)),
-            ln(f64::from(self.tags.contacts)),
-            ln(f64::from(self.tags.pages)),
+            ln(f64::from(self.words.dates)),
             ln(f64::from(self.page_headings[0])),
             ln(f64::from(self.page_headings[1])),
             ln(f64::from(self.page_headings[2])),
-            bit(self.declared_types, Declared::NEXT),
             bit(self.title, TitleWords::OFFER),
             ln(f64::from(self.words.calls)),
-            ln(f64::from(self.words.dates)),
             ln(f64::from(self.words.shop)),
             per_word(self.words.we),
             per_word(self.words.you),
