@@ -17,6 +17,8 @@ mod model;
 
 use crate::density::tags::Block;
 use crate::density::{Line, TagCounts};
+use memchr::memmem::Finder;
+use std::sync::LazyLock;
 
 /// WCXB's seven page types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -142,67 +144,73 @@ pub struct Cues {
 /// How much of the text given [`Cues::count_words`] reads.
 pub const WORDS_SAMPLE: usize = 2048;
 
-/// Months' names and abbreviations as [`word`]s.
-const MONTHS: [u64; 22] = [
-    word(b"jan"),
-    word(b"january"),
-    word(b"feb"),
-    word(b"february"),
-    word(b"mar"),
-    word(b"march"),
-    word(b"apr"),
-    word(b"april"),
-    word(b"may"),
-    word(b"jun"),
-    word(b"june"),
-    word(b"jul"),
-    word(b"july"),
-    word(b"aug"),
-    word(b"august"),
-    word(b"sep"),
-    word(b"sept"),
-    word(b"oct"),
-    word(b"october"),
-    word(b"nov"),
-    word(b"november"),
-    word(b"dec"),
-];
-
-/// A word of up to 8 bytes as an integer, as [`Cues::count_words`] reads
-/// it (lowercase, byte `i` at bits `8i..8i+8`).
-const fn word(w: &[u8]) -> u64 {
-    let mut key = 0;
-    let mut i = 0;
-    while i < w.len() {
-        key |= (w[i] as u64) << (8 * i);
-        i += 1;
-    }
-    key
-}
-
-/// Words in the first [`WORDS_SAMPLE`] bytes of the text given (ASCII
-/// case-insensitive, whole words between spaces or line breaks, a
-/// punctuation mark after them let through): how a business addresses its
-/// reader, calls to act, a shop's words.
+/// Words in the first [`WORDS_SAMPLE`] bytes of the text given
+/// ([`WORD_NEEDLES`]): how a business addresses its reader, calls to act, a
+/// shop's words, dates.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Words {
     /// The bytes read.
     pub bytes: u32,
-    /// `we`, `our`, `us`.
+    /// `we`, `our`.
     pub we: u32,
     /// `you`, `your`.
     pub you: u32,
-    /// `I'm`, `I've`, `my`, `me`.
+    /// `my`, `I'm`.
     pub me: u32,
-    /// Calls to act: `contact`, `quote`, `book`, `schedule`, `enroll`,
-    /// `apply`, `started`.
+    /// Calls to act: `contact`, `quote`, `book now`, `schedule`, `enroll`,
+    /// `get started`, `sign up`.
     pub calls: u32,
-    /// A shop's words: `cart`, `basket`, `stock`, `shipping`, `review(s)`.
+    /// A shop's words: `cart`, `review`, `stock`, `shipping`.
     pub shop: u32,
-    /// Dates: a month's name or abbreviation before a number (`March 4`),
-    /// `ago`.
+    /// `ago` (`3 days ago`).
     pub dates: u32,
 }
+
+/// The kinds of [`Words`].
+#[derive(Clone, Copy)]
+enum Word {
+    We,
+    You,
+    Me,
+    Call,
+    Shop,
+    Date,
+}
+
+/// The words [`Cues::count_words`] counts, as they are written (the search
+/// is exact, one vectorised search per word: a pronoun between spaces, or
+/// capitalised for the first word of a sentence).
+const WORD_NEEDLES: &[(&str, Word)] = &[
+    (" we ", Word::We),
+    ("We ", Word::We),
+    (" our ", Word::We),
+    ("Our ", Word::We),
+    (" you", Word::You),
+    ("You", Word::You),
+    (" my ", Word::Me),
+    ("My ", Word::Me),
+    ("I'm ", Word::Me),
+    ("ontact", Word::Call),
+    (" quote", Word::Call),
+    ("ook now", Word::Call),
+    ("chedule", Word::Call),
+    ("nroll", Word::Call),
+    ("et started", Word::Call),
+    ("ign up", Word::Call),
+    (" cart", Word::Shop),
+    ("eview", Word::Shop),
+    (" stock", Word::Shop),
+    ("hipping", Word::Shop),
+    (" ago", Word::Date),
+];
+
+/// A searcher per word of [`WORD_NEEDLES`].
+static WORD_FINDERS: LazyLock<Vec<(Finder<'static>, Word)>> = LazyLock::new(|| {
+    WORD_NEEDLES
+        .iter()
+        .map(|&(needle, kind)| (Finder::new(needle.as_bytes()).into_owned(), kind))
+        .collect()
+});
 
 /// Declared types, from `og:type` and JSON-LD `@type` in the page's head.
 #[derive(Clone, Copy, Debug)]
@@ -508,8 +516,7 @@ impl Cues {
     }
 
     /// Counts the [`Words`] in the first [`WORDS_SAMPLE`] bytes of the text
-    /// given, `text`: a look at the first 8 bytes after each space or line
-    /// break.
+    /// given, `text`: one vectorised search per word ([`WORD_NEEDLES`]).
     pub(crate) fn count_words(&mut self, text: &str) {
         let sample = text
             .as_bytes()
@@ -519,55 +526,15 @@ impl Cues {
             bytes: sample.len() as u32,
             ..Words::default()
         };
-        let mut start = 0;
-        let mut month = false;
-        for end in memchr::memchr2_iter(b' ', b'\n', sample).chain([sample.len()]) {
-            let w = sample.get(start..end).unwrap_or_default();
-            start = end + 1;
-            let w = match w.split_last() {
-                Some((b'.' | b',' | b'!' | b'?' | b':' | b';', w)) => w,
-                _ => w,
-            };
-            if month && w.first().is_some_and(u8::is_ascii_digit) {
-                words.dates += 1;
-            }
-            month = false;
-            if w.is_empty() || w.len() > 8 {
-                continue;
-            }
-            let mut bytes = [0u8; 8];
-            bytes.iter_mut().zip(w).for_each(|(b, &c)| *b = c | 0x20);
-            match u64::from_le_bytes(bytes) {
-                k if k == word(b"we") || k == word(b"our") || k == word(b"us") => words.we += 1,
-                k if k == word(b"you") || k == word(b"your") => words.you += 1,
-                k if k == word(b"my")
-                    || k == word(b"me")
-                    || k == word(b"i'm")
-                    || k == word(b"i've") =>
-                {
-                    words.me += 1
-                }
-                k if k == word(b"contact")
-                    || k == word(b"quote")
-                    || k == word(b"book")
-                    || k == word(b"schedule")
-                    || k == word(b"enroll")
-                    || k == word(b"apply")
-                    || k == word(b"started") =>
-                {
-                    words.calls += 1
-                }
-                k if k == word(b"cart")
-                    || k == word(b"basket")
-                    || k == word(b"stock")
-                    || k == word(b"shipping")
-                    || k == word(b"review")
-                    || k == word(b"reviews") =>
-                {
-                    words.shop += 1
-                }
-                k if k == word(b"ago") => words.dates += 1,
-                k => month = MONTHS.contains(&k),
+        for (finder, kind) in WORD_FINDERS.iter() {
+            let n = finder.find_iter(sample).count() as u32;
+            match kind {
+                Word::We => words.we += n,
+                Word::You => words.you += n,
+                Word::Me => words.me += n,
+                Word::Call => words.calls += n,
+                Word::Shop => words.shop += n,
+                Word::Date => words.dates += n,
             }
         }
         self.words = words;
