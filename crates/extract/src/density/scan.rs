@@ -577,6 +577,40 @@ mod tests {
     use crate::density::kernel::{for_each_isa, Baseline, BlockCounter, ReferenceCounter};
     use proptest::prelude::*;
 
+    #[test]
+    fn counts_the_tags_a_page_type_shows_in_under_furniture_cleaning_only() {
+        let html = b"<body><form><input name=q><input type=submit></form>\
+            <section><article><h2>A</h2><ul><li>one</li><LI>two</li></ul>\
+            <time datetime=2025>May</time><img src=a.png><pre><code>x</code></pre>\
+            <table><tr><td>1</td></tr></table></article></section>\
+            <p>a <code>b</code> <span>c</span></p></body>";
+        let furniture = Rules {
+            links: LinkRule::Normalise,
+            cleaning: Cleaning::Furniture,
+        };
+        let tags = crate::density::Scratch::default()
+            .scan(html, furniture)
+            .tags;
+        assert_eq!(tags.blocks(Block::Form), 1);
+        assert_eq!(tags.blocks(Block::Section), 1);
+        assert_eq!(tags.blocks(Block::Article), 1);
+        assert_eq!(tags.blocks(Block::Table), 1);
+        assert_eq!(
+            (
+                tags.items,
+                tags.pre,
+                tags.code,
+                tags.times,
+                tags.inputs,
+                tags.images
+            ),
+            (2, 1, 2, 1, 2, 1)
+        );
+        let papers = Rules::papers(LinkRule::Normalise);
+        let summary = crate::density::Scratch::default().scan(html, papers);
+        assert_eq!(summary.tags, TagCounts::default());
+    }
+
     fn lines(html: &str, rule: LinkRule) -> Vec<Line> {
         let mut out = Vec::new();
         scan(

@@ -5,7 +5,8 @@
 //! which reading of the page was taken (article, listing, thread of posts,
 //! grid of cards), its lines' shape, furniture, the page's declared types
 //! (`og:type`, JSON-LD `@type` in the head), its URL's path, some of the
-//! tags the counting pass met ([`TagCounts`]) and words of the text given.
+//! tags the counting pass met (`TagCounts`) and words of
+//! the text given.
 //!
 //! Two small linear models over those cues, fitted on the even-indexed
 //! pages of the shared `wcxb_dev` set (confidence: of every shared set) by
@@ -141,12 +142,13 @@ pub struct Cues {
     pub words: Words,
 }
 
-/// How much of the text given [`Cues::count_words`] reads.
+/// How much of the text given the [`Words`] are counted in.
 pub const WORDS_SAMPLE: usize = 2048;
 
-/// Words in the first [`WORDS_SAMPLE`] bytes of the text given
-/// ([`WORD_NEEDLES`]): how a business addresses its reader, calls to act, a
-/// shop's words, dates.
+/// Words in the first [`WORDS_SAMPLE`] bytes of the text given, found as
+/// written (a pronoun between spaces, or capitalised for the first word of
+/// a sentence): how a business addresses its reader, calls to act, a shop's
+/// words, dates.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Words {
     /// The bytes read.
@@ -750,4 +752,28 @@ impl Cues {
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len())
         .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_words_in_the_first_bytes_of_the_text_only() {
+        let text = "We repair treadmills. Our team comes to you\nYou can book now or \
+            contact us for a quote; my shop, I'm told, has 3 in stock and ships \
+            (2 days ago). Answer: nowhere";
+        let mut cues = Cues::default();
+        cues.count_words(text);
+        let w = cues.words;
+        assert_eq!(w.bytes as usize, text.len());
+        assert_eq!((w.we, w.you, w.me), (2, 2, 2));
+        assert_eq!((w.calls, w.shop, w.dates), (3, 1, 1));
+        let long = format!("{}{}", "x".repeat(WORDS_SAMPLE), " we ");
+        cues.count_words(&long);
+        assert_eq!(
+            (cues.words.we, cues.words.bytes as usize),
+            (0, WORDS_SAMPLE)
+        );
+    }
 }
