@@ -35,7 +35,7 @@ def softmax(z):
     return e / e.sum(axis=1, keepdims=True)
 
 
-def fit_types(x, y, l2=1e-2, steps=6000, rate=0.5):
+def fit_types(x, y, l2=3e-2, steps=6000, rate=0.5):
     n, d = x.shape
     w = np.zeros((d, 7))
     b = np.zeros(7)

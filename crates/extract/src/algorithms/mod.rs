@@ -514,6 +514,8 @@ impl Extractor {
             cues.read_declared(html.as_bytes());
             cues.read_title(&self.title);
             cues.count_prices(&self.text);
+            cues.count_words(&self.text);
+            cues.tags = summary.tags;
             match url {
                 Some(url) => cues.read_url(url),
                 None => (cues.url, cues.url_depth) = (0, 0),

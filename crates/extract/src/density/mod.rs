@@ -23,7 +23,7 @@ pub mod tags;
 pub mod text;
 
 pub use regions::Region;
-pub use scan::{Line, LinkRule, Rules, ScanSummary};
+pub use scan::{Line, LinkRule, Rules, ScanSummary, TagCounts};
 
 /// What is removed before counting.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

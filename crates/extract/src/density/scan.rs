@@ -20,7 +20,8 @@
 use super::cleaning::{Cue, CueMemo, Tracker};
 use super::kernel::TextCounter;
 use super::landmarks::Landmarks;
-use super::tags::{self, Markup, TagClass};
+use super::names;
+use super::tags::{self, Block, Markup, TagClass};
 use super::Cleaning;
 use memchr::memchr_iter;
 
@@ -98,6 +99,79 @@ impl Rules {
 pub struct ScanSummary {
     /// Byte range of the first `<title>`'s text.
     pub title: Option<(usize, usize)>,
+    /// Some of the elements the pass met (under [`Cleaning::Furniture`]
+    /// only; all zero otherwise).
+    pub tags: TagCounts,
+}
+
+/// Opening block tags the pass met, by kind ([`Block`]), the `<li>` and
+/// `<pre>` among the other block tags, and a few inline and void tags: what
+/// a page's type shows in (forms and inputs on a business's page, list items
+/// and images on a listing, code on documentation, `<time>` in a thread).
+/// Counted as the pass meets the tags: an increment and a compare or two of
+/// the name's key per tag, no look at the page bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TagCounts {
+    /// Opening tags of each kind, at `Block as usize`.
+    blocks: [u32; BLOCKS],
+    /// `<li>`.
+    pub items: u32,
+    /// `<pre>`.
+    pub pre: u32,
+    /// `<code>`.
+    pub code: u32,
+    /// `<time>`.
+    pub times: u32,
+    /// `<input>`.
+    pub inputs: u32,
+    /// `<img>`.
+    pub images: u32,
+}
+
+/// How many kinds of [`Block`] there are.
+const BLOCKS: usize = Block::Void as usize + 1;
+
+impl TagCounts {
+    const LI: u64 = names::fold(names::key_of(b"li"));
+    const PRE: u64 = names::fold(names::key_of(b"pre"));
+    const CODE: u64 = names::fold(names::key_of(b"code"));
+    const TIME: u64 = names::fold(names::key_of(b"time"));
+    const INPUT: u64 = names::fold(names::key_of(b"input"));
+    const IMG: u64 = names::fold(names::key_of(b"img"));
+
+    /// The opening tags of `block` the pass met.
+    pub fn blocks(&self, block: Block) -> u32 {
+        self.blocks.get(block as usize).copied().unwrap_or(0)
+    }
+
+    /// Counts an opening block tag `block` of name key `name`.
+    #[inline(always)]
+    fn count(&mut self, block: Block, name: u64) {
+        if let Some(n) = self.blocks.get_mut(block as usize) {
+            *n += 1;
+        }
+        if block == Block::Other {
+            self.items += u32::from(name == Self::LI);
+            self.pre += u32::from(name == Self::PRE);
+        }
+    }
+
+    /// Counts an opening tag of `class` that starts no line, of name key
+    /// `name`.
+    #[inline(always)]
+    fn count_inline(&mut self, class: TagClass, name: u64) {
+        match class {
+            TagClass::Inline => {
+                self.code += u32::from(name == Self::CODE);
+                self.times += u32::from(name == Self::TIME);
+            }
+            TagClass::Void => {
+                self.inputs += u32::from(name == Self::INPUT);
+                self.images += u32::from(name == Self::IMG);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The largest page the counting pass handles; bytes past it are ignored
@@ -205,6 +279,11 @@ pub fn scan<C: TextCounter>(
                 if boundary && !closing {
                     lines.break_at(pos);
                     lines.current.heading = heading_level(html, pos);
+                    if let (true, TagClass::Block(block)) = (furnishing, class) {
+                        summary.tags.count(block, name);
+                    }
+                } else if furnishing && !closing {
+                    summary.tags.count_inline(class, name);
                 }
                 if !links.dropping() {
                     lines.current.code += len;
@@ -503,6 +582,40 @@ mod tests {
     use super::*;
     use crate::density::kernel::{for_each_isa, Baseline, BlockCounter, ReferenceCounter};
     use proptest::prelude::*;
+
+    #[test]
+    fn counts_the_tags_a_page_type_shows_in_under_furniture_cleaning_only() {
+        let html = b"<body><form><input name=q><input type=submit></form>\
+            <section><article><h2>A</h2><ul><li>one</li><LI>two</li></ul>\
+            <time datetime=2025>May</time><img src=a.png><pre><code>x</code></pre>\
+            <table><tr><td>1</td></tr></table></article></section>\
+            <p>a <code>b</code> <span>c</span></p></body>";
+        let furniture = Rules {
+            links: LinkRule::Normalise,
+            cleaning: Cleaning::Furniture,
+        };
+        let tags = crate::density::Scratch::default()
+            .scan(html, furniture)
+            .tags;
+        assert_eq!(tags.blocks(Block::Form), 1);
+        assert_eq!(tags.blocks(Block::Section), 1);
+        assert_eq!(tags.blocks(Block::Article), 1);
+        assert_eq!(tags.blocks(Block::Table), 1);
+        assert_eq!(
+            (
+                tags.items,
+                tags.pre,
+                tags.code,
+                tags.times,
+                tags.inputs,
+                tags.images
+            ),
+            (2, 1, 2, 1, 2, 1)
+        );
+        let papers = Rules::papers(LinkRule::Normalise);
+        let summary = crate::density::Scratch::default().scan(html, papers);
+        assert_eq!(summary.tags, TagCounts::default());
+    }
 
     fn lines(html: &str, rule: LinkRule) -> Vec<Line> {
         let mut out = Vec::new();

@@ -4,7 +4,9 @@
 //! how much of the page's text the chosen lines hold and how linked it is,
 //! which reading of the page was taken (article, listing, thread of posts,
 //! grid of cards), its lines' shape, furniture, the page's declared types
-//! (`og:type`, JSON-LD `@type` in the head) and its URL's path.
+//! (`og:type`, JSON-LD `@type` in the head), its URL's path, some of the
+//! tags the counting pass met (`TagCounts`) and words of
+//! the text given.
 //!
 //! Two small linear models over those cues, fitted on the even-indexed
 //! pages of the shared `wcxb_dev` set (confidence: of every shared set) by
@@ -14,7 +16,10 @@
 
 mod model;
 
-use crate::density::Line;
+use crate::density::tags::Block;
+use crate::density::{Line, TagCounts};
+use memchr::memmem::Finder;
+use std::sync::LazyLock;
 
 /// WCXB's seven page types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,7 +73,7 @@ impl std::fmt::Display for PageType {
 }
 
 /// How many numbers [`Cues::vector`] gives.
-pub const CUES: usize = 51;
+pub const CUES: usize = 70;
 
 /// The cues of one page's extraction that the models read.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -127,7 +132,87 @@ pub struct Cues {
     /// Prices in the text given: a currency sign (`$`, `£`, `€`) before a
     /// digit.
     pub prices: u32,
+    /// Some of the page's tags, as the counting pass met them.
+    pub tags: TagCounts,
+    /// Lines with text in the page that open with a heading: `<h1>`,
+    /// `<h2>`, `<h3>` to `<h6>`.
+    pub page_headings: [u32; 3],
+    /// Words of the text given ([`Words`]), in its first [`WORDS_SAMPLE`]
+    /// bytes.
+    pub words: Words,
 }
+
+/// How much of the text given the [`Words`] are counted in.
+pub const WORDS_SAMPLE: usize = 2048;
+
+/// Words in the first [`WORDS_SAMPLE`] bytes of the text given, found as
+/// written (a pronoun between spaces, or capitalised for the first word of
+/// a sentence): how a business addresses its reader, calls to act, a shop's
+/// words, dates.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Words {
+    /// The bytes read.
+    pub bytes: u32,
+    /// `we`, `our`.
+    pub we: u32,
+    /// `you`, `your`.
+    pub you: u32,
+    /// `my`, `I'm`.
+    pub me: u32,
+    /// Calls to act: `contact`, `quote`, `book now`, `schedule`, `enroll`,
+    /// `get started`, `sign up`.
+    pub calls: u32,
+    /// A shop's words: `cart`, `review`, `stock`, `shipping`.
+    pub shop: u32,
+    /// `ago` (`3 days ago`).
+    pub dates: u32,
+}
+
+/// The kinds of [`Words`].
+#[derive(Clone, Copy)]
+enum Word {
+    We,
+    You,
+    Me,
+    Call,
+    Shop,
+    Date,
+}
+
+/// The words [`Cues::count_words`] counts, as they are written (the search
+/// is exact, one vectorised search per word: a pronoun between spaces, or
+/// capitalised for the first word of a sentence).
+const WORD_NEEDLES: &[(&str, Word)] = &[
+    (" we ", Word::We),
+    ("We ", Word::We),
+    (" our ", Word::We),
+    ("Our ", Word::We),
+    (" you", Word::You),
+    ("You", Word::You),
+    (" my ", Word::Me),
+    ("My ", Word::Me),
+    ("I'm ", Word::Me),
+    ("ontact", Word::Call),
+    (" quote", Word::Call),
+    ("ook now", Word::Call),
+    ("chedule", Word::Call),
+    ("nroll", Word::Call),
+    ("et started", Word::Call),
+    ("ign up", Word::Call),
+    (" cart", Word::Shop),
+    ("eview", Word::Shop),
+    (" stock", Word::Shop),
+    ("hipping", Word::Shop),
+    (" ago", Word::Date),
+];
+
+/// A searcher per word of [`WORD_NEEDLES`].
+static WORD_FINDERS: LazyLock<Vec<(Finder<'static>, Word)>> = LazyLock::new(|| {
+    WORD_NEEDLES
+        .iter()
+        .map(|&(needle, kind)| (Finder::new(needle.as_bytes()).into_owned(), kind))
+        .collect()
+});
 
 /// Declared types, from `og:type` and JSON-LD `@type` in the page's head.
 #[derive(Clone, Copy, Debug)]
@@ -181,9 +266,10 @@ impl UrlShape {
     pub const ROOT: u16 = 256;
     /// A path ending in a long slug (≥ 4 words joined by `-`).
     pub const SLUG: u16 = 512;
-    /// A host named for documentation (`docs.`, `developer.`, `readthedocs`, `gitbook`, `wiki`).
+    /// A host named for documentation (`docs.`, `developer`, `wiki`, `learn.`).
     pub const DOCS_HOST: u16 = 1024;
-    /// A host named for a forum (`forum`, `community.`, `discuss`, `answers.`, `stackexchange`, `reddit`).
+    /// A host named for a forum (`forum`, `community.`, `discuss`, `answers.`); no cue
+    /// names a site.
     pub const FORUM_HOST: u16 = 2048;
     /// A host named for a shop (`shop`, `store`).
     pub const SHOP_HOST: u16 = 4096;
@@ -196,7 +282,7 @@ pub struct TitleWords;
 impl TitleWords {
     /// `documentation`, `docs`, `api`, `reference`, `guide`, `manual`, `tutorial`.
     pub const DOCUMENTATION: u16 = 1;
-    /// `forum`, `thread`, `community`, `discussion`, `question`, `reddit`, `help`.
+    /// `forum`, `thread`, `community`, `discussion`, `question`, `help`.
     pub const FORUM: u16 = 2;
     /// `shop`, `buy`, `price`, `sale`, `store`, `$`, `£`, `€`.
     pub const PRODUCT: u16 = 4;
@@ -208,6 +294,10 @@ impl TitleWords {
     pub const SITE_NAME: u16 = 32;
     /// Six words or more.
     pub const LONG: u16 = 64;
+    /// What a business offers: `service`, `repair`, `lessons`, `course`,
+    /// `training`, `certification`, `program`, `plans`, `packages`,
+    /// `consulting`, `solutions`, `staffing`, `tuition`, `insurance`, …
+    pub const OFFER: u16 = 128;
 }
 
 impl Cues {
@@ -220,6 +310,12 @@ impl Cues {
             self.page_code += u64::from(line.code);
             if line.content > 0 {
                 self.page_lines += 1;
+                if let Some(n) = self
+                    .page_headings
+                    .get_mut(usize::from(line.heading.min(3)).wrapping_sub(1))
+                {
+                    *n += 1;
+                }
                 match mark(i) {
                     0 => {}
                     4 => self.comment_lines += 1,
@@ -324,25 +420,10 @@ impl Cues {
         let (host, path) = path.split_once('/').unwrap_or((path, ""));
         let mut bits = 0;
         let host_has = |words: &[&str]| words.iter().any(|w| host.contains(w));
-        if host_has(&[
-            "docs.",
-            "developer",
-            "readthedocs",
-            "gitbook",
-            "wiki",
-            "learn.",
-        ]) {
+        if host_has(&["docs.", "developer", "wiki", "learn."]) {
             bits |= UrlShape::DOCS_HOST;
         }
-        if host_has(&[
-            "forum",
-            "community.",
-            "discuss",
-            "answers.",
-            "stackexchange",
-            "stackoverflow",
-            "reddit",
-        ]) {
+        if host_has(&["forum", "community.", "discuss", "answers."]) {
             bits |= UrlShape::FORUM_HOST;
         }
         if host_has(&["shop", "store"]) {
@@ -436,6 +517,31 @@ impl Cues {
             .min(u32::MAX as usize) as u32;
     }
 
+    /// Counts the [`Words`] in the first [`WORDS_SAMPLE`] bytes of the text
+    /// given, `text`: one vectorised search per word ([`WORD_NEEDLES`]).
+    pub(crate) fn count_words(&mut self, text: &str) {
+        let sample = text
+            .as_bytes()
+            .get(..text.len().min(WORDS_SAMPLE))
+            .unwrap_or_default();
+        let mut words = Words {
+            bytes: sample.len() as u32,
+            ..Words::default()
+        };
+        for (finder, kind) in WORD_FINDERS.iter() {
+            let n = finder.find_iter(sample).count() as u32;
+            match kind {
+                Word::We => words.we += n,
+                Word::You => words.you += n,
+                Word::Me => words.me += n,
+                Word::Call => words.calls += n,
+                Word::Shop => words.shop += n,
+                Word::Date => words.dates += n,
+            }
+        }
+        self.words = words;
+    }
+
     /// The title cues of `title` ([`TitleWords`]).
     pub(crate) fn read_title(&mut self, title: &str) {
         let lower = title.to_lowercase();
@@ -458,7 +564,6 @@ impl Cues {
             "community",
             "discussion",
             "question",
-            "reddit",
             "help",
         ]) {
             bits |= TitleWords::FORUM;
@@ -488,6 +593,29 @@ impl Cues {
         if lower.split_whitespace().count() >= 6 {
             bits |= TitleWords::LONG;
         }
+        if has(&[
+            "service",
+            "repair",
+            "lesson",
+            "course",
+            "training",
+            "certifica",
+            "program",
+            "plans",
+            "packages",
+            "consult",
+            "solutions",
+            "staffing",
+            "recruit",
+            "tuition",
+            "insurance",
+            "attorney",
+            "lawyer",
+            "clinic",
+            "software",
+        ]) {
+            bits |= TitleWords::OFFER;
+        }
         self.title = bits;
     }
 
@@ -497,6 +625,8 @@ impl Cues {
         let ln = |x: f64| (1.0 + x).ln() as f32;
         let bit = |bits: u16, b: u16| f32::from(u8::from(bits & b != 0));
         let flag = |b: bool| f32::from(u8::from(b));
+        // Words per 100 words of the sample (about 6 bytes a word).
+        let per_word = |n: u32| 600.0 * n as f32 / (60.0 + self.words.bytes as f32);
         [
             ln(f64::from(self.page_text)),
             ratio(self.text, self.page_text),
@@ -549,6 +679,25 @@ impl Cues {
             bit(self.declared_types, Declared::WEBSITE),
             ln(f64::from(self.prices)),
             ratio(self.prices, self.lines),
+            ln(f64::from(self.tags.blocks(Block::Form))),
+            ln(f64::from(self.tags.items)),
+            ln(f64::from(self.tags.blocks(Block::Section))),
+            ln(f64::from(self.tags.blocks(Block::Article))),
+            ln(f64::from(self.tags.blocks(Block::Table))),
+            ln(f64::from(self.tags.pre + self.tags.code)),
+            ln(f64::from(self.tags.times)),
+            ln(f64::from(self.tags.inputs)),
+            ln(f64::from(self.tags.images)),
+            ln(f64::from(self.words.dates)),
+            ln(f64::from(self.page_headings[0])),
+            ln(f64::from(self.page_headings[1])),
+            ln(f64::from(self.page_headings[2])),
+            bit(self.title, TitleWords::OFFER),
+            ln(f64::from(self.words.calls)),
+            ln(f64::from(self.words.shop)),
+            per_word(self.words.we),
+            per_word(self.words.you),
+            per_word(self.words.me),
         ]
     }
 
@@ -603,4 +752,28 @@ impl Cues {
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len())
         .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_words_in_the_first_bytes_of_the_text_only() {
+        let text = "We repair treadmills. Our team comes to you\nYou can book now or \
+            contact us for a quote; my shop, I'm told, has 3 in stock and ships \
+            (2 days ago). Answer: nowhere";
+        let mut cues = Cues::default();
+        cues.count_words(text);
+        let w = cues.words;
+        assert_eq!(w.bytes as usize, text.len());
+        assert_eq!((w.we, w.you, w.me), (2, 2, 2));
+        assert_eq!((w.calls, w.shop, w.dates), (3, 1, 1));
+        let long = format!("{}{}", "x".repeat(WORDS_SAMPLE), " we ");
+        cues.count_words(&long);
+        assert_eq!(
+            (cues.words.we, cues.words.bytes as usize),
+            (0, WORDS_SAMPLE)
+        );
+    }
 }
