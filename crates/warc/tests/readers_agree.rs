@@ -187,19 +187,9 @@ fn input() -> impl Strategy<Value = Vec<u8>> {
     proptest::collection::vec(fragment(), 0..24).prop_map(|parts| parts.concat())
 }
 
-/// How an input is turned into the bytes read: as is, gzipped whole, one
-/// gzip member per `WARC/`, zstd and LZ4 whole and one frame per `WARC/`,
-/// and those with a byte changed or cut short.
-fn wrap(data: &[u8], how: u8, at: usize, byte: u8) -> Vec<u8> {
-    let mut out = match how % 7 {
-        0 => data.to_vec(),
-        1 => gzip(data),
-        2 => gzip_members(data),
-        3 => zstd(data),
-        4 => members(data, zstd),
-        5 => lz4(data),
-        _ => members(data, lz4),
-    };
+/// The wrapped bytes as read: whole (`how / 7` 0), with the byte at `at`
+/// changed (1), or cut short at `at` (2).
+fn damage(mut out: Vec<u8>, how: u8, at: usize, byte: u8) -> Vec<u8> {
     match how / 7 {
         1 if !out.is_empty() => {
             let at = at % out.len();
@@ -211,6 +201,22 @@ fn wrap(data: &[u8], how: u8, at: usize, byte: u8) -> Vec<u8> {
         _ => {}
     }
     out
+}
+
+/// How an input is turned into the bytes read: as is, gzipped whole, one
+/// gzip member per `WARC/`, zstd and LZ4 whole and one frame per `WARC/`,
+/// and those with a byte changed or cut short.
+fn wrap(data: &[u8], how: u8, at: usize, byte: u8) -> Vec<u8> {
+    let out = match how % 7 {
+        0 => data.to_vec(),
+        1 => gzip(data),
+        2 => gzip_members(data),
+        3 => zstd(data),
+        4 => members(data, zstd),
+        5 => lz4(data),
+        _ => members(data, lz4),
+    };
+    damage(out, how, at, byte)
 }
 
 /// `data` cut every `every` bytes (frames that are not records), each
@@ -262,7 +268,7 @@ fn wrap_frames(data: &[u8], how: u8, every: usize, at: usize, byte: u8) -> Vec<u
             .unwrap_or_else(|e| panic!("{e}"));
         compressor.compress(piece).unwrap_or_else(|e| panic!("{e}"))
     };
-    let mut out = match how % 7 {
+    let out = match how % 7 {
         0 => members(data, zstd_checked),
         1 => zstd_dictionary_members(data),
         2 => members(data, lz4),
@@ -271,17 +277,7 @@ fn wrap_frames(data: &[u8], how: u8, every: usize, at: usize, byte: u8) -> Vec<u
         5 => chunks(data, every, zstd),
         _ => chunks(data, every, lz4),
     };
-    match how / 7 {
-        1 if !out.is_empty() => {
-            let at = at % out.len();
-            if let Some(b) = out.get_mut(at) {
-                *b ^= byte | 1;
-            }
-        }
-        2 => out.truncate(at % (out.len() + 1)),
-        _ => {}
-    }
-    out
+    damage(out, how, at, byte)
 }
 
 proptest! {
