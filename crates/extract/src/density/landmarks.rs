@@ -166,7 +166,7 @@ impl Landmarks {
 /// metadata. Linear in the page, as the pass.
 pub fn collect(html: &[u8], landmarks: &mut Landmarks) {
     let html = html
-        .get(..html.len().min(super::scan::MAX_PAGE))
+        .get(..html.len().min(tags::MAX_PAGE))
         .unwrap_or_default();
     landmarks.clear();
     let mut unclosed = tags::Unclosed::new(html);

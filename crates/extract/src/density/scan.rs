@@ -174,10 +174,7 @@ impl TagCounts {
     }
 }
 
-/// The largest page the counting pass handles; bytes past it are ignored
-/// (line offsets are `u32` to keep the line array compact). Records are
-/// capped far below this by the WARC reader.
-pub const MAX_PAGE: usize = u32::MAX as usize;
+pub use super::tags::MAX_PAGE;
 
 /// Splits `html` into virtual lines with their counts, into `lines`
 /// (cleared first), and notes the page's [`Landmarks`] for the metadata

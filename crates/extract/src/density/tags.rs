@@ -14,6 +14,12 @@ use super::Cleaning;
 use memchr::{memchr, memchr2, memchr3, memmem::Finder};
 use std::sync::LazyLock;
 
+/// The largest page the counting pass (and every walk of the tags) handles;
+/// bytes past it are ignored (offsets are `u32` to keep the line array and
+/// the landmarks compact). Records are capped far below this by the WARC
+/// reader.
+pub const MAX_PAGE: usize = u32::MAX as usize;
+
 /// Searchers for the ends of comments and dropped elements, built once:
 /// building a `memmem` searcher costs more than most searches here.
 static COMMENT_END: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"-->"));
