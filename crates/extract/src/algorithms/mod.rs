@@ -511,7 +511,7 @@ impl Extractor {
         budget.check()?;
         let (page_type, confidence, cues) = if density.choice == Choice::Chain {
             let cues = &mut self.plus.cues;
-            cues.read_declared(html.as_bytes());
+            cues.read_declared(html.as_bytes(), &self.scratch.landmarks);
             cues.read_title(&self.title);
             cues.count_prices(&self.text);
             cues.count_words(&self.text);

@@ -16,6 +16,7 @@
 
 mod model;
 
+use crate::density::landmarks::Landmarks;
 use crate::density::tags::Block;
 use crate::density::{Line, TagCounts};
 use memchr::memmem::Finder;
@@ -339,71 +340,41 @@ impl Cues {
         self.declared += u32::from(line.in_main || line.in_article);
     }
 
-    /// The declared types of the page `html` ([`Declared`]): sought in its
-    /// head only (up to its `</head>` or 256 KB), so the search costs a
-    /// small share of the page's extraction.
-    pub(crate) fn read_declared(&mut self, html: &[u8]) {
-        let head = html.get(..html.len().min(1 << 18)).unwrap_or_default();
-        let head = memchr::memmem::find(head, b"</head")
-            .and_then(|end| head.get(..end))
-            .unwrap_or(head);
+    /// The declared types of the page `html` ([`Declared`]): read in the
+    /// `<meta>` tags and JSON-LD scripts of its head (up to its `</head>` or
+    /// `<body>`, at most 256 KB in) where the counting pass noted them
+    /// ([`Landmarks`]), so no byte of the page is searched twice.
+    pub(crate) fn read_declared(&mut self, html: &[u8], landmarks: &Landmarks) {
+        let head_end = landmarks
+            .head_end
+            .map_or(html.len(), |end| end as usize)
+            .min(html.len())
+            .min(1 << 18);
+        let in_head = |&&(start, _): &&(u32, u32)| (start as usize) < head_end;
         let mut bits = 0;
-        if let Some(at) = memchr::memmem::find(head, b"og:type") {
-            let after = head.get(at..(at + 40).min(head.len())).unwrap_or_default();
-            if contains(after, b"article") {
-                bits |= Declared::ARTICLE;
-            } else if contains(after, b"product") {
-                bits |= Declared::PRODUCT;
-            } else if contains(after, b"website") {
-                bits |= Declared::WEBSITE;
+        let mut og_type = false;
+        for &(start, end) in landmarks.meta.iter().take_while(in_head) {
+            let tag = html.get(start as usize..end as usize).unwrap_or_default();
+            if !og_type && memchr::memmem::find(tag, b"og:type").is_some() {
+                og_type = true;
+                if contains(tag, b"article") {
+                    bits |= Declared::ARTICLE;
+                } else if contains(tag, b"product") {
+                    bits |= Declared::PRODUCT;
+                } else if contains(tag, b"website") {
+                    bits |= Declared::WEBSITE;
+                }
+            }
+            if memchr::memmem::find(tag, b"ublished").is_some() {
+                bits |= Declared::PUBLISHED;
             }
         }
-        if memchr::memmem::find(head, b"ublished").is_some() {
-            bits |= Declared::PUBLISHED;
-        }
-        for at in memchr::memmem::find_iter(head, b"@type") {
-            let value = head
-                .get(at + 5..(at + 60).min(head.len()))
-                .unwrap_or_default();
-            let value = value
-                .iter()
-                .position(|&b| b.is_ascii_alphabetic())
-                .and_then(|start| value.get(start..))
-                .unwrap_or_default();
-            let end = value
-                .iter()
-                .position(|&b| !b.is_ascii_alphanumeric())
-                .unwrap_or(value.len());
-            bits |= match value.get(..end).unwrap_or_default() {
-                b"Article"
-                | b"NewsArticle"
-                | b"BlogPosting"
-                | b"ReportageNewsArticle"
-                | b"OpinionNewsArticle"
-                | b"ScholarlyArticle" => Declared::ARTICLE,
-                b"Product" | b"ProductGroup" | b"Offer" | b"AggregateOffer" => Declared::PRODUCT,
-                b"DiscussionForumPosting" | b"QAPage" | b"Question" | b"Answer" | b"Comment" => {
-                    Declared::FORUM
-                }
-                b"CollectionPage" | b"ItemList" | b"SearchResultsPage" | b"OfferCatalog" => {
-                    Declared::COLLECTION
-                }
-                b"TechArticle"
-                | b"APIReference"
-                | b"SoftwareSourceCode"
-                | b"SoftwareApplication" => Declared::DOCUMENTATION,
-                b"Service"
-                | b"LocalBusiness"
-                | b"ProfessionalService"
-                | b"Organization"
-                | b"Corporation"
-                | b"ContactPage"
-                | b"AboutPage" => Declared::SERVICE,
-                b"WebPage" | b"WebSite" => Declared::WEBSITE,
-                b"FAQPage" | b"HowTo" => Declared::FAQ,
-                b"BreadcrumbList" => Declared::BREADCRUMBS,
-                _ => 0,
-            };
+        for &(start, end) in landmarks.json_ld.iter().take_while(in_head) {
+            let script = html.get(start as usize..end as usize).unwrap_or_default();
+            if memchr::memmem::find(script, b"ublished").is_some() {
+                bits |= Declared::PUBLISHED;
+            }
+            bits |= json_ld_types(script);
         }
         self.declared_types = bits;
     }
@@ -749,6 +720,55 @@ impl Cues {
     }
 }
 
+/// The [`Declared`] bits of the `@type`s a JSON-LD script names.
+fn json_ld_types(script: &[u8]) -> u16 {
+    let mut bits = 0;
+    for at in memchr::memmem::find_iter(script, b"@type") {
+        let value = script
+            .get(at + 5..(at + 60).min(script.len()))
+            .unwrap_or_default();
+        let value = value
+            .iter()
+            .position(|&b| b.is_ascii_alphabetic())
+            .and_then(|start| value.get(start..))
+            .unwrap_or_default();
+        let end = value
+            .iter()
+            .position(|&b| !b.is_ascii_alphanumeric())
+            .unwrap_or(value.len());
+        bits |= match value.get(..end).unwrap_or_default() {
+            b"Article"
+            | b"NewsArticle"
+            | b"BlogPosting"
+            | b"ReportageNewsArticle"
+            | b"OpinionNewsArticle"
+            | b"ScholarlyArticle" => Declared::ARTICLE,
+            b"Product" | b"ProductGroup" | b"Offer" | b"AggregateOffer" => Declared::PRODUCT,
+            b"DiscussionForumPosting" | b"QAPage" | b"Question" | b"Answer" | b"Comment" => {
+                Declared::FORUM
+            }
+            b"CollectionPage" | b"ItemList" | b"SearchResultsPage" | b"OfferCatalog" => {
+                Declared::COLLECTION
+            }
+            b"TechArticle" | b"APIReference" | b"SoftwareSourceCode" | b"SoftwareApplication" => {
+                Declared::DOCUMENTATION
+            }
+            b"Service"
+            | b"LocalBusiness"
+            | b"ProfessionalService"
+            | b"Organization"
+            | b"Corporation"
+            | b"ContactPage"
+            | b"AboutPage" => Declared::SERVICE,
+            b"WebPage" | b"WebSite" => Declared::WEBSITE,
+            b"FAQPage" | b"HowTo" => Declared::FAQ,
+            b"BreadcrumbList" => Declared::BREADCRUMBS,
+            _ => 0,
+        };
+    }
+    bits
+}
+
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len())
         .any(|w| w.eq_ignore_ascii_case(needle))
@@ -775,5 +795,40 @@ mod tests {
             (cues.words.we, cues.words.bytes as usize),
             (0, WORDS_SAMPLE)
         );
+    }
+
+    /// The declared types come from the head's `<meta>` tags and JSON-LD
+    /// scripts as the landmarks give them: an `@type` in another script, or
+    /// anything after the head, is not read.
+    #[test]
+    fn declared_types_are_read_in_the_heads_meta_tags_and_json_ld() {
+        let declared = |html: &str| {
+            let mut landmarks = Landmarks::default();
+            crate::density::landmarks::collect(html.as_bytes(), &mut landmarks);
+            let mut cues = Cues::default();
+            cues.read_declared(html.as_bytes(), &landmarks);
+            cues.declared_types
+        };
+        let head =
+            |inside: &str| format!("<html><head>{inside}</head><body><p>x</p></body></html>");
+        assert_eq!(
+            declared(&head(r#"<meta content="article" property="og:type">"#)),
+            Declared::ARTICLE
+        );
+        assert_eq!(
+            declared(&head(
+                r#"<script type="application/ld+json">{"@type": "Product", "datePublished": "2024"}</script>"#
+            )),
+            Declared::PRODUCT | Declared::PUBLISHED
+        );
+        assert_eq!(
+            declared(&head(
+                r#"<script>var x = {"@type": "Product"}; // published</script>"#
+            )),
+            0
+        );
+        let after_head = r#"<html><head></head><body><meta property="og:type" content="product">
+            <script type="application/ld+json">{"@type": "NewsArticle"}</script></body></html>"#;
+        assert_eq!(declared(after_head), 0);
     }
 }
