@@ -149,7 +149,7 @@ def main() -> None:
 
             pages = pq.ParquetDataset(output).read(columns=["offset"]).num_rows
         t2, c2 = time.perf_counter(), cpu()
-    print(f"{engine} pages={pages} startup_wall={t1 - t0:.2f} job_wall={t2 - t1:.2f} job_cpu_tree={c2 - c1:.2f}")
+    print(f"{engine} pages={pages} startup_wall={t1 - t0:.2f} job_wall={t2 - t1:.2f} job_cpu_tree={c2 - c1:.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ for round in $(seq "$rounds"); do
             rm -rf "$out/cli"
         else
             /usr/bin/time -f "time $engine wall=%e cpu=%U+%S" .venv/bin/python benches/engines_throughput.py \
-                "$engine" "$out/$engine" "$@" 2>&1 | grep -E "^(time|$engine) "
+                "$engine" "$out/$engine" "$@" 2>&1 | grep -oE "(time )?$engine (wall|pages)=.*"
         fi
     done
     uptime
