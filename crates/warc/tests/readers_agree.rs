@@ -82,7 +82,7 @@ fn gzip_members(data: &[u8]) -> Vec<u8> {
 }
 
 /// `data` cut before every `WARC/`, each piece compressed by `compress`.
-fn members(data: &[u8], compress: fn(&[u8]) -> Vec<u8>) -> Vec<u8> {
+fn members(data: &[u8], mut compress: impl FnMut(&[u8]) -> Vec<u8>) -> Vec<u8> {
     let mut starts: Vec<usize> = data
         .windows(5)
         .enumerate()
@@ -239,20 +239,9 @@ fn zstd_dictionary_members(data: &[u8]) -> Vec<u8> {
     compressor
         .include_checksum(true)
         .unwrap_or_else(|e| panic!("{e}"));
-    let mut compress = |piece: &[u8]| compressor.compress(piece).unwrap_or_else(|e| panic!("{e}"));
-    let mut starts: Vec<usize> = data
-        .windows(5)
-        .enumerate()
-        .filter(|(_, w)| *w == b"WARC/")
-        .map(|(i, _)| i)
-        .collect();
-    if starts.first() != Some(&0) {
-        starts.insert(0, 0);
-    }
-    starts.push(data.len());
-    for w in starts.windows(2) {
-        out.extend(compress(data.get(w[0]..w[1]).unwrap_or_default()));
-    }
+    out.extend(members(data, |piece| {
+        compressor.compress(piece).unwrap_or_else(|e| panic!("{e}"))
+    }));
     out
 }
 
@@ -329,6 +318,24 @@ fn damaged_member(data: &[u8], from_end: usize) -> Vec<u8> {
     member
 }
 
+/// A `resource` record of `body` whose `Content-Length` says `claimed`.
+fn resource(body: &[u8], claimed: usize) -> Vec<u8> {
+    let mut r = format!("WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: {claimed}\r\n\r\n")
+        .into_bytes();
+    r.extend_from_slice(body);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+/// `len` bytes of text that compresses well but not to nothing.
+fn compressible_text(len: u32) -> Vec<u8> {
+    (0..len)
+        .map(|i| {
+            b"abcdefghijklmnopqrstuvwxyz .,\n"[(i.wrapping_mul(2_654_435_761) >> 27) as usize % 30]
+        })
+        .collect()
+}
+
 /// After a corrupt member, the members the reader tries while looking for
 /// the next one that inflates are not reported when they fail; a record
 /// with a wrong `Content-Length` in such a member, judged before the member
@@ -336,22 +343,10 @@ fn damaged_member(data: &[u8], from_end: usize) -> Vec<u8> {
 /// file (inflated whole): FUZZING.md's open disagreement.
 #[test]
 fn a_record_in_a_failing_candidate_member_is_judged_alike() {
-    let record = |body: &[u8], claimed: usize| {
-        let mut r = format!("WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: {claimed}\r\n\r\n")
-            .into_bytes();
-        r.extend_from_slice(body);
-        r.extend_from_slice(b"\r\n\r\n");
-        r
-    };
-    // Text that compresses well but not to nothing: 600 KiB of it.
-    let body: Vec<u8> = (0..600u32 << 10)
-        .map(|i| {
-            b"abcdefghijklmnopqrstuvwxyz .,\n"[(i.wrapping_mul(2_654_435_761) >> 27) as usize % 30]
-        })
-        .collect();
-    let mut data = damaged_member(&record(b"first", 5), 12);
-    data.extend(damaged_member(&record(&body, 10), 200));
-    data.extend(gzip(&record(b"last", 4)));
+    let body = compressible_text(600 << 10);
+    let mut data = damaged_member(&resource(b"first", 5), 12);
+    data.extend(damaged_member(&resource(&body, 10), 200));
+    data.extend(gzip(&resource(b"last", 4)));
     for cap in [100, 1 << 20] {
         readers_agree(&data, cap, true);
     }
@@ -586,21 +581,8 @@ fn a_record_under_the_cap_judged_before_damage_past_its_block() {
 /// split reader agree; the damage is one `corrupt_frame` at its offset.
 #[test]
 fn a_large_frame_failing_at_its_end_is_withdrawn_alike() {
-    let record = |body: &[u8]| {
-        let mut r = format!(
-            "WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: {}\r\n\r\n",
-            body.len()
-        )
-        .into_bytes();
-        r.extend_from_slice(body);
-        r.extend_from_slice(b"\r\n\r\n");
-        r
-    };
-    let body: Vec<u8> = (0..600u32 << 10)
-        .map(|i| {
-            b"abcdefghijklmnopqrstuvwxyz .,\n"[(i.wrapping_mul(2_654_435_761) >> 27) as usize % 30]
-        })
-        .collect();
+    let record = |body: &[u8]| resource(body, body.len());
+    let body = compressible_text(600 << 10);
     let mut compressor = zstd::bulk::Compressor::new(1).unwrap_or_else(|e| panic!("{e}"));
     compressor
         .include_checksum(true)
